@@ -1,0 +1,2 @@
+//! pas-gen: check, document and scaffold pas specs.
+fn main() {}

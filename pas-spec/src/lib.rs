@@ -1,0 +1,38 @@
+//! `pas-spec`: the registry model of pas and everything that reads or writes it as text.
+//!
+//! - [`model`]: the registry (a tool and its commands); also the spec format v1.
+//! - [`load`]: reading a spec from YAML or JSON, with file:line:col on every error.
+//! - [`source_map`]: JSON pointer to line and column, so later diagnostics can point into the file.
+//! - [`validate`]: every semantic problem at once, each with a stable code and a hint.
+//! - [`schema`]: the spec format's JSON Schema, generated from the model.
+//! - [`write`]: the registry printed back as a YAML or JSON spec.
+//!
+//! Parse, validate and emit are separate steps: [`check_source`] runs the first two.
+
+pub mod diagnostic;
+pub mod load;
+pub mod model;
+pub mod schema;
+pub mod source_map;
+pub mod validate;
+pub mod write;
+
+pub use diagnostic::{Diagnostic, Location, Severity};
+pub use load::{Format, Source};
+pub use model::*;
+pub use source_map::SourceMap;
+
+/// Parse and validate one source: the registry when it could be read, and every diagnostic
+/// (loader errors, or the validator's errors and warnings) with its location resolved.
+pub fn check_source(source: &Source) -> (Option<Registry>, Vec<Diagnostic>) {
+    match load::parse(source) {
+        Err(diagnostic) => (None, vec![diagnostic]),
+        Ok(registry) => {
+            let mut diagnostics = validate::validate(&registry);
+            if !diagnostics.is_empty() {
+                SourceMap::build(source).locate(&source.name, &mut diagnostics);
+            }
+            (Some(registry), diagnostics)
+        }
+    }
+}
