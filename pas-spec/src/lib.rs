@@ -9,6 +9,7 @@
 //!
 //! Parse, validate and emit are separate steps: [`check_source`] runs the first two.
 
+pub mod codes;
 pub mod diagnostic;
 pub mod load;
 pub mod model;
