@@ -4,5 +4,80 @@
 //! [`pas_spec::Registry`]; this crate parses argv against it, runs the handler, and renders the
 //! handler's typed result through the tool's contract profile (`pas`, `compose` or `robot`).
 //! Handlers never print and never know which contract they serve.
+//!
+//! ```no_run
+//! use pas::{App, Args, Context, Error, Reply};
+//!
+//! fn get(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
+//!     let id: i64 = args.require("id")?;
+//!     Ok(Reply::object(&serde_json::json!({ "id": id })))
+//! }
+//!
+//! fn list(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
+//!     let count: i64 = args.get("count")?.unwrap_or(3);
+//!     Ok(Reply::list((0..count).map(|id| Ok(serde_json::json!({ "id": id })))))
+//! }
+//!
+//! # fn registry() -> pas::spec::Registry { unimplemented!() }
+//! fn main() -> std::process::ExitCode {
+//!     App::new(registry()).handler("item.get", get).handler("item.list", list).run()
+//! }
+//! ```
+//!
+//! # The `pas` profile
+//!
+//! - `--agent` anywhere before `--` (or `PAS_AGENT=1`) turns on machine mode.
+//! - Success: one JSON object; NDJSON for lists, each line flushed as produced when a reader
+//!   may be waiting (pipe, socket, terminal) and batched into a file; `--format=array` for one
+//!   JSON array; Markdown as is; NDJSON events.
+//! - Failure: `{"error","message","code","suggestion","details"}` on stderr, one line; the exit
+//!   code from the registry (built-ins in [`codes`]). A list that fails half-way keeps the whole
+//!   lines already written (never half a line), then reports the error.
+//! - `--agent --help`: [`faces::agent_help`]. `--version`: `NAME VERSION (PAS Level N Compliant)`.
+//! - A closed stdout ends the call quietly with exit 0; a panic is `INTERNAL_ERROR` (exit 1);
+//!   SIGINT/SIGTERM end it with `INTERRUPTED` (130) / `TERMINATED` (143) after a whole line.
+//! - Secret parameters are `[REDACTED]` in errors and in `--audit-log FILE` records.
+//! - `--pas-spec` prints the registry back as a JSON spec.
 
 pub use pas_spec as spec;
+
+mod app;
+mod args;
+pub mod argv;
+mod audit;
+mod clap_augment;
+pub mod clap_face;
+pub mod codes;
+mod context;
+mod error;
+pub mod faces;
+pub mod level;
+mod output;
+mod panics;
+mod parse_error;
+mod profile;
+mod progress;
+mod redact;
+mod render;
+mod reply;
+mod route;
+mod signals;
+pub mod tool;
+
+pub use app::{App, Handler};
+pub use args::Args;
+pub use context::Context;
+pub use error::Error;
+pub use progress::Progress;
+pub use redact::REDACTED;
+pub use reply::Reply;
+pub use tool::{AgentTool, registry_of, run};
+
+/// `#[derive(AgentTool)]`: see [`tool`] and the `pas-macros` crate for its `#[agent(...)]` keys.
+pub use pas_macros::AgentTool;
+
+/// What `#[derive(AgentTool)]` expands to refers to; not a stable API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::tool::private::*;
+}

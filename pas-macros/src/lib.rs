@@ -1,3 +1,106 @@
-//! Procedural macros of pas. Thin by design: parse the input, validate it with spans, and hand
-//! the registry to the one emitter in `pas-spec`, so the derive, `include_spec!` and `pas-gen`
-//! write the same code. The macros themselves arrive with the runtime and spec-first issues.
+//! Procedural macros of pas. Use them through the runtime crate (`pas-kit`, library `pas`):
+//! `use pas::AgentTool;`.
+//!
+//! # `#[derive(AgentTool)]`
+//!
+//! Beside clap's `Parser`, `Args` and `Subcommand` derives, on a struct (one command) or an enum
+//! (a group of commands, one per variant). `#[agent(...)]` carries what clap has no notion of;
+//! everything clap knows stays clap's:
+//!
+//! - the tool's name, version and summary: `#[command(name, version)]` and the doc comment;
+//! - commands and their argv words: clap's subcommands (variants, `#[command(name = ...)]`,
+//!   aliases);
+//! - parameters: clap's `Command`, read at run time (long, short, positional, variadic, required,
+//!   default, env, possible values, help); a secret is `#[arg(env = "TOKEN", hide_env_values =
+//!   true)]`. Each parameter's JSON type comes from its field's `schemars::JsonSchema` (or from
+//!   clap's value parser for a type without one).
+//!
+//! The macro emits registry-building data only; `pas::registry_of::<Cli>()` pairs it with
+//! `Cli::command()`, and `pas::run::<Cli>(handler)` runs the tool.
+//!
+//! ```ignore
+//! use clap::Parser;
+//! use pas::AgentTool;
+//!
+//! /// Count the words in files.
+//! #[derive(Parser, AgentTool)]
+//! #[command(name = "word-counter", version)]
+//! #[agent(
+//!     level = 2,
+//!     exit_code(100, FILE_NOT_FOUND, "File not found"),
+//!     exit_code(101, FILE_NOT_READABLE, "File not readable"),
+//!     example("word-counter --agent file.txt", "Count words in one file"),
+//!     anti_pattern("word-counter *.txt > out.txt", "Use --agent for machine-readable output"),
+//!     command(name = "count", kind = "list", output = FileCount, errors(FILE_NOT_FOUND, FILE_NOT_READABLE)),
+//! )]
+//! struct Cli {
+//!     /// The files to count.
+//!     #[arg(required = true)]
+//!     files: Vec<std::path::PathBuf>,
+//! }
+//!
+//! /// A group of commands: each variant is one.
+//! #[derive(clap::Parser, AgentTool)]
+//! #[agent(level = 2, exit_code(100, NOT_FOUND, "No such task"))]
+//! enum Todo {
+//!     /// Create a task.
+//!     #[agent(name = "task.create", effect = "write", output = Task, errors(NOT_FOUND))]
+//!     Create { #[arg(long)] title: String },
+//! }
+//! ```
+//!
+//! ## Tool keys: on the root type (struct or enum)
+//!
+//! | key | example | registry field |
+//! |---|---|---|
+//! | `level` | `level = 2` | `level` (1 or 2; levels 3-4 need a spec's resources) |
+//! | `profile` | `profile = "pas"` | `profile`: `"pas"`, `"compose"`, `"robot"` |
+//! | `schema_version` | `schema_version = "1.0.0"` | `schemaVersion` (robot) |
+//! | `exit_code` | `exit_code(100, FILE_NOT_FOUND, "File not found")`, then optionally `blocking` or `success` | one of `exitCodes`; repeatable |
+//! | `example` | `example("tool --agent a.txt", "Count one file")` (description optional) | one of `examples`; repeatable |
+//! | `anti_pattern` | `anti_pattern("tool *.txt > out", "Use --agent")` | one of `antiPatterns`; repeatable |
+//! | `command` | `command(name = "count", ...)` | a struct's own command (the keys below) |
+//!
+//! ## Command keys: on each enum variant, or inside a struct's `command(...)`
+//!
+//! | key | example | registry field |
+//! |---|---|---|
+//! | `name` | `name = "task.create"` | `name` (dotted kebab-case; default: the argv words joined by `.`) |
+//! | `category` | `category = "task"` | `category` |
+//! | `description` | `description = "..."` | `description`; only in a struct's `command(...)`, whose doc comment is the tool's (a variant's description is its doc comment) |
+//! | `effect` | `effect = "write"` | `effect`: `"read"`, `"write"`, `"destructive"` |
+//! | `idempotent` | `idempotent`, `idempotent = false` | `idempotent` |
+//! | `rate_limit` | `rate_limit = "60/minute"` | `rateLimit` |
+//! | `kind` | `kind = "list"` | `output`: `"object"` (default), `"list"`, `"document"`, `"events"`, `"none"` |
+//! | `output` | `output = Task` | `outputSchema` (of one item for lists), from `schemars`; required for `kind = "list"` |
+//! | `input` | `input = NewTask` | `inputSchema`, from `schemars` |
+//! | `errors` | `errors(NOT_FOUND, CONFLICT)` | `errors` |
+//! | `example` | `example("todo --agent task create x", "...")` | one of `examples`; repeatable |
+//! | `anti_pattern` | `anti_pattern("...", "...")` | one of `antiPatterns`; repeatable |
+//! | `stdin` | `stdin = "required"` | `stdin`: `"none"`, `"optional"`, `"required"` |
+//! | `dry_run` | `dry_run` | `dryRun` (the command's own `--dry-run` flag is then not listed as a parameter) |
+//! | `deprecated` | `deprecated`, `deprecated(replacement = "task.remove", since = "0.3.0", message = "...")` | `deprecated` |
+//! | `paging` | `paging(limit = "limit", cursor = "cursor")` | `paging` |
+//!
+//! Fields take no `#[agent]` keys. A `#[command(subcommand)]` field or variant and a
+//! `#[command(flatten)]` variant must name a type that derives `AgentTool` too.
+//!
+//! Every mistake in these attributes is a compile error at its span, all of them at once: an
+//! unknown key (with the closest key, or where the key belongs), a value of the wrong kind, an
+//! unknown spelling, a name that is not dotted kebab-case, an exit code out of range, a list
+//! without an item type, a key given twice.
+
+mod ast;
+mod attr;
+mod ctxt;
+mod expand;
+mod valid;
+
+use proc_macro::TokenStream;
+
+/// Derives `pas::AgentTool`: see the crate documentation for the `#[agent(...)]` keys.
+#[proc_macro_derive(AgentTool, attributes(agent))]
+pub fn derive_agent_tool(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    expand::derive(&input).into()
+}

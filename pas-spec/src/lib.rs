@@ -6,6 +6,8 @@
 //! - [`validate`]: every semantic problem at once, each with a stable code and a hint.
 //! - [`schema`]: the spec format's JSON Schema, generated from the model.
 //! - [`write`]: the registry printed back as a YAML or JSON spec.
+//! - [`verbs`]: the level 3 and 4 verb commands synthesized from `resources`.
+//! - [`codes`]: every diagnostic code with its summary.
 //!
 //! Parse, validate and emit are separate steps: [`check_source`] runs the first two.
 
@@ -16,6 +18,7 @@ pub mod model;
 pub mod schema;
 pub mod source_map;
 pub mod validate;
+pub mod verbs;
 pub mod write;
 
 pub use diagnostic::{Diagnostic, Location, Severity};
@@ -32,6 +35,9 @@ pub fn check_source(source: &Source) -> (Option<Registry>, Vec<Diagnostic>) {
             let mut diagnostics = validate::validate(&registry);
             if !diagnostics.is_empty() {
                 SourceMap::build(source).locate(&source.name, &mut diagnostics);
+                // The validator orders by the model's field order; free-form JSON inside a schema
+                // has no such order, so the file's own positions decide (stable: ties keep order).
+                diagnostics.sort_by_key(|d| d.location.as_ref().map(|l| (l.line, l.column)));
             }
             (Some(registry), diagnostics)
         }

@@ -1,0 +1,361 @@
+//! Emitting `impl pas::AgentTool`: registry-building data, never behaviour.
+//!
+//! Like clap_derive, which only emits builder calls, the impl returns what the author wrote (the
+//! tool's keys, each command's keys, the JSON Schema of each field's type) as plain values of
+//! `pas::tool`. The runtime pairs them with clap's `Command` and builds the registry; parsing,
+//! dispatch and rendering stay in the runtime.
+
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote, quote_spanned};
+use syn::ext::IdentExt;
+use syn::spanned::Spanned;
+use syn::{DeriveInput, LitStr, Type};
+
+use crate::ast::{Body, Field, FieldRole, Input, Variant, VariantRole};
+use crate::attr::{AntiPatternAttr, CommandAttrs, ExampleAttr, ToolAttrs};
+use crate::ctxt::Ctxt;
+use crate::{ast, valid};
+
+/// The whole derive: read, check, then emit (or every error, plus a stub impl so the errors are
+/// not followed by "AgentTool is not implemented" wherever the type is used).
+pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
+    let ctxt = Ctxt::default();
+    let ast = ast::Input::from_syn(input, &ctxt);
+    if let Some(ast) = &ast {
+        valid::check(ast, &ctxt);
+    }
+    match (ast, ctxt.is_clean()) {
+        (Some(ast), true) => {
+            ctxt.finish().expect("no errors were collected");
+            implementation(&ast)
+        }
+        _ => {
+            let errors = ctxt.finish().err().map(|e| e.into_compile_error());
+            let stub = stub(input);
+            quote! { #errors #stub }
+        }
+    }
+}
+
+fn stub(input: &DeriveInput) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    quote! {
+        impl #impl_generics ::pas::AgentTool for #ident #ty_generics #where_clause {
+            fn agent_node() -> ::pas::tool::Node {
+                ::core::unimplemented!("#[derive(AgentTool)] failed")
+            }
+        }
+    }
+}
+
+fn implementation(input: &Input) -> TokenStream {
+    let ident = input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let tool = tool(&input.tool);
+    let node = match &input.body {
+        Body::Struct(fields) => {
+            let command = match &input.tool.command {
+                Some((_, command)) => {
+                    let command = command_meta(command);
+                    quote!(::core::option::Option::Some(#command))
+                }
+                None => quote!(::core::option::Option::None),
+            };
+            let fields = field_schemas(fields, None);
+            let subcommands = match fields_of_role(&input.body, FieldRole::Subcommand) {
+                Some(ty) => {
+                    let node = node_of(ty);
+                    quote!(::core::option::Option::Some(::std::boxed::Box::new(#node)))
+                }
+                None => quote!(::core::option::Option::None),
+            };
+            quote! {
+                ::pas::tool::Node::Struct(::pas::tool::StructNode {
+                    command: #command,
+                    fields: #fields,
+                    subcommands: #subcommands,
+                })
+            }
+        }
+        Body::Enum(variants) => {
+            let variants = variants.iter().map(variant);
+            quote!(::pas::tool::Node::Enum(::std::vec![#(#variants),*]))
+        }
+    };
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics ::pas::AgentTool for #ident #ty_generics #where_clause {
+            fn agent_tool() -> ::pas::tool::ToolMeta {
+                #tool
+            }
+
+            fn agent_node() -> ::pas::tool::Node {
+                #node
+            }
+        }
+    }
+}
+
+fn fields_of_role<'a>(body: &'a Body, role: FieldRole) -> Option<&'a Type> {
+    match body {
+        Body::Struct(fields) => fields.iter().find(|f| f.role == role).map(|f| f.ty),
+        Body::Enum(_) => None,
+    }
+}
+
+/// `<T as AgentTool>::agent_node()`, spanned at `T` so a missing derive is reported there.
+fn node_of(ty: &Type) -> TokenStream {
+    quote_spanned!(ty.span()=> <#ty as ::pas::AgentTool>::agent_node())
+}
+
+fn tool(tool: &ToolAttrs) -> TokenStream {
+    let level = option(tool.level.as_ref().map(|level| quote!(#level)));
+    let profile = option(tool.profile.as_ref().map(|lit| {
+        let variant = match lit.value().as_str() {
+            "compose" => quote!(Compose),
+            "robot" => quote!(Robot),
+            _ => quote!(Pas),
+        };
+        quote!(::pas::spec::Profile::#variant)
+    }));
+    let schema_version = option(tool.schema_version.as_ref().map(string));
+    let exit_codes = tool.exit_codes.iter().map(|exit| {
+        let code = &exit.code;
+        let name = string(&LitStr::new(&exit.name.to_string(), exit.name.span()));
+        let meaning = string(&exit.meaning);
+        let (blocking, success) = (exit.blocking, exit.success);
+        quote! {
+            ::pas::spec::ExitCode { code: #code, name: #name, meaning: #meaning, blocking: #blocking, success: #success }
+        }
+    });
+    let examples = examples(&tool.examples);
+    let anti_patterns = anti_patterns(&tool.anti_patterns);
+    quote! {
+        ::pas::tool::ToolMeta {
+            package: ::pas::tool::Package {
+                name: ::core::env!("CARGO_PKG_NAME"),
+                version: ::core::env!("CARGO_PKG_VERSION"),
+                description: ::core::env!("CARGO_PKG_DESCRIPTION"),
+            },
+            level: #level,
+            profile: #profile,
+            schema_version: #schema_version,
+            exit_codes: ::std::vec![#(#exit_codes),*],
+            examples: #examples,
+            anti_patterns: #anti_patterns,
+        }
+    }
+}
+
+fn variant(variant: &Variant) -> TokenStream {
+    let ident = variant.ident.unraw().to_string();
+    let command = command_meta(&variant.command);
+    let (role, fields) = match &variant.role {
+        VariantRole::Command { payload } => (
+            quote!(::pas::tool::Role::Command),
+            field_schemas(&variant.fields, *payload),
+        ),
+        VariantRole::Nested(inner) => {
+            let node = node_of(inner);
+            (
+                quote!(::pas::tool::Role::Nested(::std::boxed::Box::new(#node))),
+                quote!(::std::vec::Vec::new()),
+            )
+        }
+        VariantRole::Flatten(inner) => {
+            let node = node_of(inner);
+            (
+                quote!(::pas::tool::Role::Flatten(::std::boxed::Box::new(#node))),
+                quote!(::std::vec::Vec::new()),
+            )
+        }
+        VariantRole::Skip => (
+            quote!(::pas::tool::Role::Skip),
+            quote!(::std::vec::Vec::new()),
+        ),
+    };
+    quote! {
+        ::pas::tool::VariantNode { ident: #ident, role: #role, command: #command, fields: #fields }
+    }
+}
+
+/// The JSON Schema of each arg field's type by clap id (the field's name), and the fields of
+/// flattened structs and of a variant's payload struct. Types without `schemars::JsonSchema`
+/// and structs without `AgentTool` give nothing here; the runtime then reads the type from
+/// clap's value parser.
+fn field_schemas(fields: &[Field], payload: Option<&Type>) -> TokenStream {
+    let mut pushes = Vec::new();
+    for field in fields {
+        let ty = field.ty;
+        match field.role {
+            FieldRole::Arg => {
+                let id = field.ident.unraw().to_string();
+                pushes.push(quote! {
+                    fields.push(::pas::tool::FieldSchema {
+                        id: #id,
+                        schema: {
+                            use ::pas::__private::{JsonSchemaOf as _, NoJsonSchema as _};
+                            (&::pas::__private::Probe::<#ty>::new()).json_schema()
+                        },
+                    });
+                });
+            }
+            FieldRole::Flatten => pushes.push(tool_fields(ty)),
+            FieldRole::Subcommand => {}
+        }
+    }
+    if let Some(ty) = payload {
+        pushes.push(tool_fields(ty));
+    }
+    if pushes.is_empty() {
+        return quote!(::std::vec::Vec::new());
+    }
+    quote! {{
+        let mut fields = ::std::vec::Vec::new();
+        #(#pushes)*
+        fields
+    }}
+}
+
+fn tool_fields(ty: &Type) -> TokenStream {
+    quote! {
+        fields.extend({
+            use ::pas::__private::{ToolFieldsOf as _, NoToolFields as _};
+            (&::pas::__private::Probe::<#ty>::new()).tool_fields()
+        });
+    }
+}
+
+fn command_meta(command: &CommandAttrs) -> TokenStream {
+    let mut fields = Vec::new();
+    let mut set = |name: &str, value: TokenStream| {
+        let name = syn::Ident::new(name, proc_macro2::Span::call_site());
+        fields.push(quote!(#name: #value));
+    };
+    for (key, lit) in [
+        ("name", &command.name),
+        ("category", &command.category),
+        ("description", &command.description),
+        ("rate_limit", &command.rate_limit),
+    ] {
+        if let Some(lit) = lit {
+            set(key, some(string(lit)));
+        }
+    }
+    if let Some(effect) = &command.effect {
+        let variant = match effect.value().as_str() {
+            "write" => quote!(Write),
+            "destructive" => quote!(Destructive),
+            _ => quote!(Read),
+        };
+        set("effect", quote!(::pas::spec::Effect::#variant));
+    }
+    if let Some(idempotent) = command.idempotent {
+        set("idempotent", some(quote!(#idempotent)));
+    }
+    if let Some(kind) = &command.kind {
+        let variant = match kind.value().as_str() {
+            "list" => quote!(List),
+            "document" => quote!(Document),
+            "events" => quote!(Events),
+            "none" => quote!(None),
+            _ => quote!(Object),
+        };
+        set("output", quote!(::pas::spec::OutputKind::#variant));
+    }
+    if let Some(output) = &command.output {
+        set("output_schema", some(schema_of(output)));
+    }
+    if let Some(input) = &command.input {
+        set("input_schema", some(schema_of(input)));
+    }
+    if let Some(stdin) = &command.stdin {
+        let variant = match stdin.value().as_str() {
+            "optional" => quote!(Optional),
+            "required" => quote!(Required),
+            _ => quote!(None),
+        };
+        set("stdin", quote!(::pas::spec::StdinMode::#variant));
+    }
+    if !command.errors.is_empty() {
+        let errors = command
+            .errors
+            .iter()
+            .map(|e| string(&LitStr::new(&e.to_string(), e.span())));
+        set("errors", quote!(::std::vec![#(#errors),*]));
+    }
+    if !command.examples.is_empty() {
+        set("examples", examples(&command.examples));
+    }
+    if !command.anti_patterns.is_empty() {
+        set("anti_patterns", anti_patterns(&command.anti_patterns));
+    }
+    if let Some(dry_run) = command.dry_run {
+        set("dry_run", quote!(#dry_run));
+    }
+    if let Some(deprecated) = &command.deprecated {
+        let replacement = option(deprecated.replacement.as_ref().map(string));
+        let since = option(deprecated.since.as_ref().map(string));
+        let message = option(deprecated.message.as_ref().map(string));
+        set(
+            "deprecated",
+            some(
+                quote!(::pas::spec::Deprecation { replacement: #replacement, since: #since, message: #message }),
+            ),
+        );
+    }
+    if let Some(paging) = &command.paging
+        && let (Some(limit), Some(cursor)) = (&paging.limit, &paging.cursor)
+    {
+        let (limit, cursor) = (string(limit), string(cursor));
+        set(
+            "paging",
+            some(quote!(::pas::spec::Paging { limit: #limit, cursor: #cursor })),
+        );
+    }
+    quote! {
+        ::pas::tool::CommandMeta {
+            #(#fields,)*
+            ..::core::default::Default::default()
+        }
+    }
+}
+
+/// The JSON Schema of an output or input type, spanned at the type so that a type without
+/// `JsonSchema` is reported where the author named it.
+fn schema_of(ty: &Type) -> TokenStream {
+    quote_spanned!(ty.span()=> ::pas::__private::schema_of::<#ty>())
+}
+
+fn examples(examples: &[ExampleAttr]) -> TokenStream {
+    let examples = examples.iter().map(|example| {
+        let command = string(&example.command);
+        let description = option(example.description.as_ref().map(string));
+        quote!(::pas::spec::Example { command: #command, description: #description })
+    });
+    quote!(::std::vec![#(#examples),*])
+}
+
+fn anti_patterns(anti_patterns: &[AntiPatternAttr]) -> TokenStream {
+    let anti_patterns = anti_patterns.iter().map(|anti| {
+        let (pattern, instead) = (string(&anti.pattern), string(&anti.instead));
+        quote!(::pas::spec::AntiPattern { pattern: #pattern, instead: #instead })
+    });
+    quote!(::std::vec![#(#anti_patterns),*])
+}
+
+fn string(lit: &LitStr) -> TokenStream {
+    quote!(::std::string::String::from(#lit))
+}
+
+fn some(value: impl ToTokens) -> TokenStream {
+    quote!(::core::option::Option::Some(#value))
+}
+
+fn option(value: Option<TokenStream>) -> TokenStream {
+    match value {
+        Some(value) => some(value),
+        None => quote!(::core::option::Option::None),
+    }
+}

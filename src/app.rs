@@ -1,0 +1,235 @@
+//! `App`: a registry, a clap command and handlers, run as one CLI call.
+
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::io::{self, IsTerminal};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::error::ErrorKind;
+use pas_spec::{Registry, StdinMode};
+
+use crate::args::Args;
+use crate::argv::{self, Prescan};
+use crate::audit::Audit;
+use crate::clap_augment::{self, FORMAT_ID};
+use crate::context::{self, Context};
+use crate::error::Error;
+use crate::output::{Outcome, Output, Shared, Stop};
+use crate::profile::{self, CallOptions};
+use crate::redact::Redactor;
+use crate::reply::Reply;
+use crate::{clap_face, codes, panics, parse_error, render, route, signals};
+
+/// A command's handler: parsed arguments and the call's context in, a reply or an error out.
+/// It never prints.
+pub type Handler = dyn Fn(&Args, &Context) -> Result<Reply, Error>;
+
+/// A tool: its registry, its clap parser and its handlers by dotted command name.
+pub struct App {
+    registry: Arc<Registry>,
+    command: clap::Command,
+    handlers: HashMap<String, Box<Handler>>,
+}
+
+impl App {
+    /// A spec-driven tool: the clap parser is built from the registry.
+    pub fn new(registry: Registry) -> App {
+        let command = clap_face::command_from_registry(&registry);
+        App::with_command(registry, command)
+    }
+
+    /// A tool whose clap parser comes from elsewhere (clap derive). Its subcommand names must
+    /// be the registry's argv words and its arg ids the parameters' snake_case names.
+    pub fn with_command(registry: Registry, command: clap::Command) -> App {
+        let command = clap_augment::augment(command, &registry);
+        App {
+            registry: Arc::new(registry),
+            command,
+            handlers: HashMap::new(),
+        }
+    }
+
+    /// Registers the handler of the command with this dotted name.
+    pub fn handler<F>(mut self, name: impl Into<String>, handler: F) -> App
+    where
+        F: Fn(&Args, &Context) -> Result<Reply, Error> + 'static,
+    {
+        self.handlers.insert(name.into(), Box::new(handler));
+        self
+    }
+
+    /// The registry.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// The clap command as the runtime parses with it (runtime flags and version included).
+    pub fn command(&self) -> &clap::Command {
+        &self.command
+    }
+
+    /// Commands of the registry with no handler (a test should assert this is empty).
+    pub fn missing_handlers(&self) -> Vec<&str> {
+        let commands = self.registry.commands.iter().map(|c| c.name.as_str());
+        commands
+            .filter(|name| !self.handlers.contains_key(*name))
+            .collect()
+    }
+
+    /// Runs the process's own argv; agent mode also from `PAS_AGENT`. Use as
+    /// `fn main() -> ExitCode { app.run() }`.
+    pub fn run(self) -> ExitCode {
+        self.run_from(std::env::args_os())
+    }
+
+    /// Runs the given argv (argv[0] first). Installs the process's signal watcher and panic
+    /// hook, so call it once per process.
+    pub fn run_from<I, T>(self, args: I) -> ExitCode
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<OsString>,
+    {
+        let env_agent = argv::env_enables(std::env::var_os(argv::AGENT_ENV).as_deref());
+        let pre = argv::prescan(args.into_iter().map(Into::into), env_agent);
+        if pre.agent {
+            // Anything in the process that colours through anstream (clap included) stops.
+            colorchoice::ColorChoice::Never.write_global();
+        }
+        panics::install(pre.agent);
+
+        let mut redactor = Redactor::new(&self.registry);
+        redactor.scan_argv(&pre.argv);
+        let mut early: Option<Error> = None;
+        let audit = match &pre.audit_log {
+            Some(path) => {
+                let argv = redactor.argv(&pre.argv);
+                match Audit::open(path, &self.registry.name, argv, pre.agent) {
+                    Ok(audit) => Some(audit),
+                    Err(err) => {
+                        early = Some(
+                            Error::general(format!(
+                                "cannot open the audit log {}: {err}",
+                                path.display()
+                            ))
+                            .with_suggestion("give a writable file to --audit-log"),
+                        );
+                        None
+                    }
+                }
+            }
+            None => None,
+        };
+        if pre.audit_log_missing {
+            early = Some(
+                Error::new(codes::MISSING_ARGUMENT, "--audit-log needs a file")
+                    .with_suggestion("--audit-log FILE"),
+            );
+        }
+
+        let profile = profile::for_call(self.registry.clone(), pre.agent);
+        let output = Output::new(profile, redactor, audit);
+        let shared = Arc::new(Shared::new(self.registry.clone(), pre.agent, output));
+        signals::install(shared.clone());
+
+        let outcome = match early {
+            Some(error) => Outcome::Failed(error),
+            None => self.dispatch(&shared, &pre),
+        };
+        let code = shared.lock().finish(outcome);
+        ExitCode::from(code)
+    }
+
+    fn dispatch(&self, shared: &Arc<Shared>, pre: &Prescan) -> Outcome {
+        if pre.print_spec {
+            let spec = pas_spec::write::to_json(&self.registry);
+            let mut output = shared.lock();
+            return match output.sinks.stdout.write(spec.as_bytes()) {
+                Ok(()) => Outcome::Success,
+                Err(err) => Stop::from(err).into(),
+            };
+        }
+        let mut cmd = self.command.clone();
+        if pre.agent {
+            cmd = cmd.color(clap::ColorChoice::Never);
+        }
+        if pre.help && pre.agent {
+            return agent_help(shared, &cmd, &pre.argv);
+        }
+        match cmd.try_get_matches_from_mut(pre.argv.iter()) {
+            Ok(matches) => self.run_matched(shared, &matches),
+            Err(err) => match err.kind() {
+                // `tool --agent help <command>`: clap's help subcommand, answered by the profile.
+                ErrorKind::DisplayHelp if pre.agent => agent_help(shared, &cmd, &pre.argv),
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => match err.print() {
+                    Ok(()) => Outcome::Success,
+                    Err(err) => Stop::from(err).into(),
+                },
+                _ => {
+                    let mut words = vec![self.registry.name.clone(), argv::AGENT_FLAG.to_owned()];
+                    words.extend(route::help_path(&cmd, &pre.argv));
+                    words.push("--help".to_owned());
+                    let error = parse_error::map(&err, &words.join(" "));
+                    Outcome::ParseFailed(Box::new(err), error)
+                }
+            },
+        }
+    }
+
+    fn run_matched(&self, shared: &Arc<Shared>, matches: &clap::ArgMatches) -> Outcome {
+        let (path, leaf) = route::matched(matches);
+        let registry = &self.registry;
+        let Some(index) = registry.commands.iter().position(|c| c.argv_path() == path) else {
+            return Outcome::Failed(Error::internal(format!(
+                "argv selected `{}`, which the registry has no command for",
+                path.join(" ")
+            )));
+        };
+        let command = &registry.commands[index];
+        {
+            let mut output = shared.lock();
+            output.command = Some(command.name.clone());
+            output.redactor.scan_matches(
+                command.parameters.iter().chain(&registry.global_flags),
+                leaf,
+            );
+            let format = leaf
+                .try_get_one::<String>(FORMAT_ID)
+                .ok()
+                .flatten()
+                .cloned();
+            output.profile.configure(CallOptions { format });
+        }
+        // Zero interactivity: fail before the handler runs rather than wait on a terminal.
+        if command.stdin == StdinMode::Required && shared.agent && io::stdin().is_terminal() {
+            return Outcome::Failed(context::missing_input(&registry.name));
+        }
+        let Some(handler) = self.handlers.get(&command.name) else {
+            return Outcome::Failed(Error::internal(format!(
+                "no handler is registered for {}",
+                command.name
+            )));
+        };
+        let args = Args::new(leaf.clone()).with_root(matches);
+        let context = Context::new(shared.clone(), index);
+        let ran = panics::catch(|| -> Result<(), Stop> {
+            let reply = handler(&args, &context)?;
+            render::drive::reply(shared, reply)
+        });
+        match ran {
+            Ok(Ok(())) => Outcome::Success,
+            Ok(Err(stop)) => stop.into(),
+            Err(error) => Outcome::Failed(error),
+        }
+    }
+}
+
+fn agent_help(shared: &Shared, cmd: &clap::Command, argv: &[OsString]) -> Outcome {
+    let path = route::help_path(cmd, argv);
+    let mut output = shared.lock();
+    let output = &mut *output;
+    match output.profile.help(&mut output.sinks, &path) {
+        Ok(_) => Outcome::Success,
+        Err(err) => Stop::from(err).into(),
+    }
+}

@@ -1,0 +1,144 @@
+//! The pre-scan of argv: the runtime's own flags are found and removed before clap sees argv.
+//!
+//! `--agent` must work anywhere (before or after subcommands and values), which clap's global
+//! flags cannot promise for every position and every derive-built command; and `--audit-log`
+//! must be known even when clap then rejects the call, so that failed calls are audited too.
+//! Scanning stops at `--`: what follows is data, never a flag. argv is `OsString` because it may
+//! not be UTF-8; only the runtime's own flags are compared, byte for byte.
+
+use std::ffi::{OsStr, OsString};
+use std::path::PathBuf;
+
+/// The agent-mode flag.
+pub const AGENT_FLAG: &str = "--agent";
+/// The environment variable that turns agent mode on (`1`, `true`, `yes` or `on`).
+pub const AGENT_ENV: &str = "PAS_AGENT";
+/// The audit-log flag (`--audit-log FILE` or `--audit-log=FILE`).
+pub const AUDIT_LOG_FLAG: &str = "--audit-log";
+/// The hidden flag that prints the registry back as a JSON spec.
+pub const SPEC_FLAG: &str = "--pas-spec";
+
+/// What the pre-scan found.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Prescan {
+    /// argv without the runtime's flags (argv[0] kept).
+    pub argv: Vec<OsString>,
+    /// `--agent` was given, or the environment variable is set.
+    pub agent: bool,
+    /// Where to append the audit record.
+    pub audit_log: Option<PathBuf>,
+    /// `--audit-log` was the last word, with no file after it.
+    pub audit_log_missing: bool,
+    /// `--pas-spec` was given.
+    pub print_spec: bool,
+    /// `--help` or `-h` was given before `--`.
+    pub help: bool,
+}
+
+/// Whether an environment value turns agent mode on.
+pub(crate) fn env_enables(value: Option<&OsStr>) -> bool {
+    value.and_then(OsStr::to_str).is_some_and(|v| {
+        matches!(
+            v.trim().to_ascii_lowercase().as_str(),
+            "1" | "true" | "yes" | "on"
+        )
+    })
+}
+
+/// Scans argv (argv[0] included) once.
+pub(crate) fn prescan(args: impl IntoIterator<Item = OsString>, env_agent: bool) -> Prescan {
+    let mut found = Prescan {
+        agent: env_agent,
+        ..Prescan::default()
+    };
+    let mut args = args.into_iter();
+    found.argv.extend(args.next());
+    let mut options_ended = false;
+    while let Some(arg) = args.next() {
+        if options_ended {
+            found.argv.push(arg);
+            continue;
+        }
+        let bytes = arg.as_encoded_bytes();
+        if bytes == b"--" {
+            options_ended = true;
+        } else if bytes == AGENT_FLAG.as_bytes() {
+            found.agent = true;
+            continue;
+        } else if bytes == SPEC_FLAG.as_bytes() {
+            found.print_spec = true;
+            continue;
+        } else if bytes == AUDIT_LOG_FLAG.as_bytes() {
+            match args.next() {
+                Some(path) => found.audit_log = Some(PathBuf::from(path)),
+                None => found.audit_log_missing = true,
+            }
+            continue;
+        } else if let Some(path) = bytes.strip_prefix(b"--audit-log=") {
+            found.audit_log = Some(path_from_bytes(&arg, path));
+            continue;
+        } else if bytes == b"--help" || bytes == b"-h" {
+            found.help = true;
+        }
+        found.argv.push(arg);
+    }
+    found
+}
+
+/// The path after `--audit-log=`, without lossy conversion where the platform allows it.
+fn path_from_bytes(arg: &OsStr, tail: &[u8]) -> PathBuf {
+    #[cfg(unix)]
+    {
+        let _ = arg;
+        use std::os::unix::ffi::OsStrExt;
+        PathBuf::from(OsStr::from_bytes(tail))
+    }
+    #[cfg(not(unix))]
+    {
+        match arg.to_str() {
+            Some(text) => PathBuf::from(&text[text.len() - tail.len()..]),
+            None => PathBuf::from(String::from_utf8_lossy(tail).into_owned()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scan(words: &[&str]) -> Prescan {
+        prescan(words.iter().map(OsString::from), false)
+    }
+
+    #[test]
+    fn agent_anywhere_before_double_dash() {
+        let a = scan(&["t", "--agent", "get", "1"]);
+        let b = scan(&["t", "get", "1", "--agent"]);
+        assert!(a.agent && b.agent);
+        assert_eq!(a.argv, b.argv);
+        let c = scan(&["t", "get", "--", "--agent"]);
+        assert!(!c.agent);
+        assert_eq!(c.argv.last().unwrap(), "--agent");
+    }
+
+    #[test]
+    fn audit_log_both_spellings() {
+        assert_eq!(
+            scan(&["t", "--audit-log", "a.jsonl", "x"]).audit_log,
+            Some("a.jsonl".into())
+        );
+        assert_eq!(
+            scan(&["t", "x", "--audit-log=b.jsonl"]).audit_log,
+            Some("b.jsonl".into())
+        );
+        assert!(scan(&["t", "--audit-log"]).audit_log_missing);
+    }
+
+    #[test]
+    fn env_values() {
+        assert!(env_enables(Some(OsStr::new("1"))));
+        assert!(env_enables(Some(OsStr::new("TRUE"))));
+        assert!(!env_enables(Some(OsStr::new("0"))));
+        assert!(!env_enables(None));
+    }
+}

@@ -1,0 +1,122 @@
+//! What the runtime adds to a tool's clap command, however it was built (registry face or
+//! derive): the name and version text from the registry, the runtime's flags for `--help`, the
+//! examples after human help, and `--format` on list commands.
+
+use clap::{Arg, ArgAction};
+use pas_spec::{Example, OutputKind, Registry};
+
+use crate::level;
+
+/// The id of the runtime's `--format` arg.
+pub(crate) const FORMAT_ID: &str = "pas_format";
+
+pub(crate) fn augment(cmd: clap::Command, registry: &Registry) -> clap::Command {
+    let version = format!(
+        "{} (PAS Level {} Compliant)",
+        registry.version,
+        level::backed_level(registry)
+    );
+    let mut cmd = cmd
+        .name(registry.name.clone())
+        .bin_name(registry.name.clone())
+        .version(version);
+    // `--agent` and `--audit-log` are taken out of argv before clap parses (see argv.rs); they
+    // are declared here so that human `--help` documents them.
+    if !has_long(&cmd, "agent") {
+        cmd = cmd.arg(
+            Arg::new("pas_agent")
+                .long("agent")
+                .global(true)
+                .action(ArgAction::SetTrue)
+                .help("Machine mode: JSON output, JSON errors on stderr, no colour or prompts [env: PAS_AGENT=1]"),
+        );
+    }
+    if !has_long(&cmd, "audit-log") {
+        cmd = cmd.arg(
+            Arg::new("pas_audit_log")
+                .long("audit-log")
+                .value_name("FILE")
+                .global(true)
+                .action(ArgAction::Set)
+                .help("Append one JSON line per call to FILE (secrets redacted)"),
+        );
+    }
+    if !registry.examples.is_empty() {
+        cmd = with_examples(cmd, &registry.examples);
+    }
+    for command in &registry.commands {
+        let path = command.argv_path();
+        let list = command.output == OutputKind::List;
+        let examples = &command.examples;
+        if !list && examples.is_empty() {
+            continue;
+        }
+        cmd = at_path(cmd, &path, &mut |mut sub| {
+            if list && !has_long(&sub, "format") {
+                sub = sub.arg(
+                    Arg::new(FORMAT_ID)
+                        .long("format")
+                        .value_name("FORMAT")
+                        .value_parser(["ndjson", "array"])
+                        .action(ArgAction::Set)
+                        .help("ndjson: one JSON value per line (the default with --agent); array: one JSON array"),
+                );
+            }
+            if !examples.is_empty() {
+                sub = with_examples(sub, examples);
+            }
+            sub
+        });
+    }
+    cmd
+}
+
+fn has_long(cmd: &clap::Command, long: &str) -> bool {
+    cmd.get_arguments().any(|a| a.get_long() == Some(long))
+}
+
+/// Applies `f` to the subcommand at `path`, keeping the subcommands' order (clap's
+/// `mut_subcommand` moves the changed one last). A path clap does not have is left alone.
+fn at_path(
+    mut cmd: clap::Command,
+    path: &[String],
+    f: &mut dyn FnMut(clap::Command) -> clap::Command,
+) -> clap::Command {
+    let Some((word, rest)) = path.split_first() else {
+        return f(cmd);
+    };
+    if let Some(sub) = cmd.get_subcommands_mut().find(|s| s.get_name() == word) {
+        let taken = std::mem::take(sub);
+        *sub = at_path(taken, rest, f);
+    }
+    cmd
+}
+
+/// Examples after clap's help, aligned like agent help's COMMON PATTERNS.
+fn with_examples(cmd: clap::Command, examples: &[Example]) -> clap::Command {
+    let width = examples
+        .iter()
+        .map(|e| e.command.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut text = String::from("Examples:\n");
+    for example in examples {
+        match &example.description {
+            Some(description) => {
+                let pad = width - example.command.chars().count();
+                text.push_str(&format!(
+                    "  {}{}  # {description}\n",
+                    example.command,
+                    " ".repeat(pad)
+                ));
+            }
+            None => text.push_str(&format!("  {}\n", example.command)),
+        }
+    }
+    let text = text.trim_end().to_owned();
+    let combined = match cmd.get_after_help() {
+        Some(existing) => format!("{existing}\n\n{text}"),
+        None => text,
+    };
+    cmd.after_help(combined)
+}

@@ -1,0 +1,172 @@
+//! The clap parser of a spec-driven tool, built from the registry with clap's builder.
+//!
+//! A derive-built tool brings its own `clap::Command`; this face makes the same kind of command
+//! from a registry alone, so a spec-driven app works without Rust types. Arg ids follow clap
+//! derive's convention (the Rust field name: `dry-run` becomes `dry_run`, or `rustName`), so a
+//! handler reads the same id whichever way the tool was built.
+
+use clap::builder::{PossibleValuesParser, ValueParser};
+use clap::{Arg, ArgAction};
+use pas_spec::{Command, ParamKind, ParamType, Parameter, Registry};
+use serde_json::Value;
+
+/// The clap id of a parameter: its `rustName`, else its kebab-case name in snake_case.
+pub fn arg_id(param: &Parameter) -> String {
+    match &param.rust_name {
+        Some(name) => name.clone(),
+        None => param.name.replace('-', "_"),
+    }
+}
+
+/// A clap command for the whole tool: one subcommand per argv word, one arg per parameter.
+/// The runtime adds its own flags (`--agent`, `--audit-log`, `--format`) and version text when
+/// the app is built; this face adds only what the registry says.
+pub fn command_from_registry(registry: &Registry) -> clap::Command {
+    let mut tree = Node::default();
+    for command in &registry.commands {
+        tree.insert(&command.argv_path(), command);
+    }
+    let mut root = clap::Command::new(registry.name.clone()).about(registry.summary.clone());
+    if let Some(description) = &registry.description {
+        root = root.long_about(description.clone());
+    }
+    for param in &registry.global_flags {
+        root = root.arg(arg(param).global(true));
+    }
+    let single = tree.command.is_some();
+    let root = tree.apply(root);
+    // A group's generated about ("Commands: ...") is for nested groups; the tool has a summary.
+    if single {
+        root
+    } else {
+        root.about(registry.summary.clone())
+    }
+}
+
+/// The command tree by argv words, in registry order.
+#[derive(Default)]
+struct Node<'a> {
+    command: Option<&'a Command>,
+    children: Vec<(String, Node<'a>)>,
+}
+
+impl<'a> Node<'a> {
+    fn insert(&mut self, path: &[String], command: &'a Command) {
+        match path.split_first() {
+            None => self.command = Some(command),
+            Some((word, rest)) => {
+                let index = match self.children.iter().position(|(w, _)| w == word) {
+                    Some(index) => index,
+                    None => {
+                        self.children.push((word.clone(), Node::default()));
+                        self.children.len() - 1
+                    }
+                };
+                self.children[index].1.insert(rest, command);
+            }
+        }
+    }
+
+    fn apply(self, mut cmd: clap::Command) -> clap::Command {
+        if let Some(command) = self.command {
+            cmd = cmd.about(about(command));
+            for alias in &command.aliases {
+                cmd = cmd.visible_alias(alias.clone());
+            }
+            for param in &command.parameters {
+                cmd = cmd.arg(arg(param));
+            }
+        }
+        if !self.children.is_empty() && self.command.is_none() {
+            // A group does nothing by itself: people get its help, agents a MISSING_COMMAND.
+            let words: Vec<&str> = self.children.iter().map(|(w, _)| w.as_str()).collect();
+            cmd = cmd
+                .about(format!("Commands: {}", words.join(", ")))
+                .subcommand_required(true)
+                .arg_required_else_help(true);
+        }
+        for (word, child) in self.children {
+            cmd = cmd.subcommand(child.apply(clap::Command::new(word)));
+        }
+        cmd
+    }
+}
+
+fn about(command: &Command) -> String {
+    match &command.deprecated {
+        None => command.description.clone(),
+        Some(deprecation) => match &deprecation.replacement {
+            Some(replacement) => format!("{} (deprecated: use {replacement})", command.description),
+            None => format!("{} (deprecated)", command.description),
+        },
+    }
+}
+
+/// One clap arg for one parameter.
+pub(crate) fn arg(param: &Parameter) -> Arg {
+    let mut arg = Arg::new(arg_id(param)).value_name(param.name.to_uppercase().replace('-', "_"));
+    if !param.description.is_empty() {
+        arg = arg.help(param.description.clone());
+    }
+    let switch = param.kind == ParamKind::Flag && param.ty == ParamType::Boolean;
+    arg = match param.kind {
+        ParamKind::Flag => {
+            let mut flag = arg.long(param.name.clone());
+            if let Some(short) = param.short {
+                flag = flag.short(short);
+            }
+            flag
+        }
+        ParamKind::Positional => arg,
+        ParamKind::Variadic => arg.num_args(if param.required { 1.. } else { 0.. }),
+    };
+    arg = if switch {
+        arg.action(ArgAction::SetTrue)
+    } else {
+        let action = if param.is_many() {
+            ArgAction::Append
+        } else {
+            ArgAction::Set
+        };
+        arg.action(action).value_parser(value_parser(param))
+    };
+    if param.required {
+        arg = arg.required(true);
+    }
+    if let Some(default) = &param.default
+        && !switch
+    {
+        match default {
+            Value::Array(items) => arg = arg.default_values(items.iter().map(scalar_text)),
+            other => arg = arg.default_value(scalar_text(other)),
+        }
+    }
+    if let Some(env) = &param.env {
+        arg = arg.env(env.clone());
+    }
+    if param.secret {
+        // clap would print an environment value and a default in `--help`: a secret shows neither.
+        arg = arg.hide_env_values(true).hide_default_value(true);
+    }
+    arg
+}
+
+fn value_parser(param: &Parameter) -> ValueParser {
+    match param.element_type() {
+        ParamType::Integer => clap::value_parser!(i64).into(),
+        ParamType::Number => clap::value_parser!(f64).into(),
+        ParamType::Boolean => clap::value_parser!(bool),
+        ParamType::String | ParamType::Array => match &param.values {
+            Some(values) => PossibleValuesParser::new(values.iter().cloned()).into(),
+            None => ValueParser::string(),
+        },
+    }
+}
+
+/// A JSON default as clap's text (strings unquoted).
+fn scalar_text(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}

@@ -1,0 +1,90 @@
+//! What a handler may use besides its arguments: the mode, progress, and stdin when allowed.
+
+use std::io::{self, IsTerminal, StdinLock};
+use std::sync::Arc;
+
+use pas_spec::{Registry, StdinMode};
+
+use crate::codes;
+use crate::error::Error;
+use crate::output::Shared;
+use crate::progress::Progress;
+
+/// The handler's view of the call. Cheap to clone, so a stream can keep one.
+#[derive(Clone)]
+pub struct Context {
+    shared: Arc<Shared>,
+    command: usize,
+}
+
+impl Context {
+    pub(crate) fn new(shared: Arc<Shared>, command: usize) -> Self {
+        Context { shared, command }
+    }
+
+    /// Agent mode is on. Handlers rarely need this: the profile renders for the mode. It is
+    /// here for choices that are not rendering, such as never opening a browser.
+    pub fn agent(&self) -> bool {
+        self.shared.agent
+    }
+
+    /// The whole registry.
+    pub fn registry(&self) -> &Registry {
+        &self.shared.registry
+    }
+
+    /// This command's registry entry.
+    pub fn command(&self) -> &pas_spec::Command {
+        &self.shared.registry.commands[self.command]
+    }
+
+    /// A progress reporter: a bar for people at a terminal, NDJSON events for agents when the
+    /// command is an event stream, silent otherwise.
+    pub fn progress(&self, total: Option<u64>) -> Progress {
+        let style = self
+            .shared
+            .lock()
+            .profile
+            .progress_style(self.command().output);
+        Progress::new(style, self.shared.clone(), total)
+    }
+
+    /// SIGINT or SIGTERM arrived: a long computation may stop early (the runtime ends the call
+    /// with the right error either way).
+    pub fn stop_requested(&self) -> bool {
+        self.shared.stop_requested().is_some()
+    }
+
+    /// Standard input, only for commands whose registry entry says they read it.
+    ///
+    /// - `stdin: none`: an `INTERNAL_ERROR` (the handler and its contract disagree).
+    /// - `stdin: optional`: `None` when stdin is a terminal (nothing was piped in).
+    /// - `stdin: required`: in agent mode a terminal is a `MISSING_INPUT` error at once (the
+    ///   runtime checks this before the handler runs, too); people may type the input.
+    pub fn stdin(&self) -> Result<Option<StdinLock<'static>>, Error> {
+        let command = self.command();
+        let terminal = io::stdin().is_terminal();
+        match command.stdin {
+            StdinMode::None => Err(Error::internal(format!(
+                "command {} read stdin, but its registry entry says it does not",
+                command.name
+            ))),
+            StdinMode::Optional if terminal => Ok(None),
+            StdinMode::Required if terminal && self.agent() => {
+                Err(missing_input(&self.shared.registry.name))
+            }
+            StdinMode::Optional | StdinMode::Required => Ok(Some(io::stdin().lock())),
+        }
+    }
+}
+
+/// The error for a required stdin that is a terminal in agent mode.
+pub(crate) fn missing_input(tool: &str) -> Error {
+    Error::new(
+        codes::MISSING_INPUT,
+        "this command reads its input from stdin, and stdin is a terminal",
+    )
+    .with_suggestion(format!(
+        "pipe the input in: `... | {tool} --agent ...`, or `< file`"
+    ))
+}

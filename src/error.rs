@@ -1,0 +1,106 @@
+//! The structured error a handler returns and every profile renders.
+//!
+//! An error carries a constant (what an agent matches on), a message (for the agent to read), an
+//! optional suggestion (what to do next) and optional details (JSON). It carries no exit code:
+//! the code comes from the registry's table for the constant, so a handler cannot drift from the
+//! documented contract.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::codes;
+
+/// A failure, as a handler or the runtime reports it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Error {
+    code: Cow<'static, str>,
+    message: String,
+    suggestion: Option<String>,
+    details: Option<Value>,
+}
+
+impl Error {
+    /// An error with a constant (UPPER_SNAKE_CASE: a registry exit-code name or a built-in from
+    /// [`crate::codes`]) and a message.
+    pub fn new(code: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Self {
+        Error {
+            code: code.into(),
+            message: message.into(),
+            suggestion: None,
+            details: None,
+        }
+    }
+
+    /// `GENERAL_ERROR` (exit 1).
+    pub fn general(message: impl Into<String>) -> Self {
+        Error::new(codes::GENERAL_ERROR, message)
+    }
+
+    /// `INTERNAL_ERROR` (exit 1): a bug in the tool rather than in the call.
+    pub fn internal(message: impl Into<String>) -> Self {
+        Error::new(codes::INTERNAL_ERROR, message)
+    }
+
+    /// `INVALID_ARGUMENT` (exit 2): the call itself is wrong.
+    pub fn invalid_argument(message: impl Into<String>) -> Self {
+        Error::new(codes::INVALID_ARGUMENT, message)
+    }
+
+    /// Adds what the caller should do next (a flag to add, a command to run first).
+    pub fn with_suggestion(mut self, suggestion: impl Into<String>) -> Self {
+        self.suggestion = Some(suggestion.into());
+        self
+    }
+
+    /// Adds machine-readable context (the value that failed, the limit hit, ...).
+    pub fn with_details(mut self, details: Value) -> Self {
+        self.details = Some(details);
+        self
+    }
+
+    /// The constant.
+    pub fn code(&self) -> &str {
+        &self.code
+    }
+
+    /// The message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The suggestion, if any.
+    pub fn suggestion(&self) -> Option<&str> {
+        self.suggestion.as_deref()
+    }
+
+    /// The details, if any.
+    pub fn details(&self) -> Option<&Value> {
+        self.details.as_ref()
+    }
+
+    /// Every text of the error, mutably, so redaction can reach all of them.
+    pub(crate) fn texts_mut(&mut self) -> (&mut String, Option<&mut String>, Option<&mut Value>) {
+        (
+            &mut self.message,
+            self.suggestion.as_mut(),
+            self.details.as_mut(),
+        )
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// `?` on I/O in a handler: a general failure whose message is the OS's.
+impl From<std::io::Error> for Error {
+    fn from(err: std::io::Error) -> Self {
+        Error::general(err.to_string())
+    }
+}

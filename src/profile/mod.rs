@@ -1,0 +1,81 @@
+//! Contract profiles: the policy that turns results, errors and exit codes into bytes.
+//!
+//! The runtime drives a profile through a small set of events (one object; a stream's start,
+//! items and end; a document; nothing; an error; help) and never decides a byte itself, so the
+//! `compose` and `robot` profiles slot in as new implementations chosen in [`for_call`] without
+//! touching a handler or the runtime's control flow. Items reach the profile already encoded in
+//! the form it asked for ([`Profile::item_encoding`]), so a profile costs no extra serialisation.
+
+mod pas;
+
+use std::io;
+use std::sync::Arc;
+
+use pas_spec::{OutputKind, Registry};
+
+use crate::error::Error;
+use crate::output::Sinks;
+use crate::redact::Redactor;
+use crate::reply::{Encoding, Object, StreamKind};
+
+/// How a profile wants handler progress shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ProgressStyle {
+    /// An indicatif bar on stderr (people at a terminal).
+    Bar,
+    /// NDJSON `progress` events on stdout (agents, for event-stream commands).
+    Events,
+    /// Nothing at all.
+    Silent,
+}
+
+/// Per-call options the runtime parsed for the profile (its own flags).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct CallOptions {
+    /// `--format` on a list command: `ndjson` or `array`.
+    pub(crate) format: Option<String>,
+}
+
+/// A rendering policy. All methods write whole lines only (see the output lock).
+pub(crate) trait Profile: Send {
+    /// Takes the call's options, once argv parsed.
+    fn configure(&mut self, options: CallOptions);
+    /// The encoding stream items must arrive in.
+    fn item_encoding(&self, kind: StreamKind) -> Encoding;
+    fn object(&mut self, sinks: &mut Sinks, object: &Object) -> io::Result<()>;
+    fn stream_start(&mut self, sinks: &mut Sinks, kind: StreamKind) -> io::Result<()>;
+    fn stream_item(&mut self, sinks: &mut Sinks, kind: StreamKind, item: &[u8]) -> io::Result<()>;
+    /// `complete` is false when the stream failed or was interrupted half-way.
+    fn stream_end(&mut self, sinks: &mut Sinks, kind: StreamKind, complete: bool)
+    -> io::Result<()>;
+    fn document(&mut self, sinks: &mut Sinks, markdown: &str) -> io::Result<()>;
+    fn nothing(&mut self, sinks: &mut Sinks) -> io::Result<()>;
+    /// A handler or runtime error, already redacted, with its exit status.
+    fn error(&mut self, sinks: &mut Sinks, error: &Error, exit: u8) -> io::Result<()>;
+    /// argv was rejected: `error` is clap's error mapped to a constant (already redacted).
+    fn parse_error(
+        &mut self,
+        sinks: &mut Sinks,
+        clap_error: &clap::Error,
+        error: &Error,
+        redactor: &Redactor,
+    ) -> io::Result<()>;
+    /// The exit status for an error constant.
+    fn exit_code(&self, error: &Error) -> u8;
+    /// Help for the command path, if this profile renders help itself (false: clap's).
+    fn help(&mut self, sinks: &mut Sinks, path: &[String]) -> io::Result<bool>;
+    /// How progress is shown for a command with this output kind.
+    fn progress_style(&self, output: OutputKind) -> ProgressStyle;
+    /// One progress event (compact JSON), for [`ProgressStyle::Events`].
+    fn progress_event(&mut self, sinks: &mut Sinks, event: &[u8]) -> io::Result<()>;
+}
+
+/// The profile for this tool and this call. Only `pas` exists yet; `compose` and `robot` fall
+/// back to it until their issues land (each will be one more arm here).
+pub(crate) fn for_call(registry: Arc<Registry>, agent: bool) -> Box<dyn Profile> {
+    match registry.profile {
+        pas_spec::Profile::Pas | pas_spec::Profile::Compose | pas_spec::Profile::Robot => {
+            Box::new(pas::PasProfile::new(registry, agent))
+        }
+    }
+}

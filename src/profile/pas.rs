@@ -1,0 +1,224 @@
+//! The `pas` profile (PAS levels 1 and 2).
+//!
+//! Agent mode: raw data on stdout (one object; NDJSON for lists and events, or one JSON array
+//! with `--format=array`; Markdown as is), and on failure one JSON line on stderr,
+//! `{"error","message","code","suggestion","details"}`, with the registry's exit code.
+//! Human mode: text for people, clap's own parse errors, and JSON only when `--format` asks.
+
+use std::io::{self, IsTerminal, Write};
+use std::sync::Arc;
+
+use pas_spec::{OutputKind, Registry};
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{CallOptions, Profile, ProgressStyle};
+use crate::codes;
+use crate::error::Error;
+use crate::faces::agent_help;
+use crate::output::Sinks;
+use crate::redact::Redactor;
+use crate::render::human;
+use crate::reply::{Encoding, Object, StreamKind};
+
+pub(crate) struct PasProfile {
+    registry: Arc<Registry>,
+    agent: bool,
+    options: CallOptions,
+    /// Items written so far in `--format=array` (for the separators).
+    array_items: u64,
+}
+
+/// The error line of PAS 7.1. `code` is the process exit status (as in the spec's Appendix A).
+#[derive(Serialize)]
+struct ErrorLine<'a> {
+    error: &'a str,
+    message: &'a str,
+    code: u8,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    suggestion: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    details: Option<&'a Value>,
+}
+
+impl PasProfile {
+    pub(crate) fn new(registry: Arc<Registry>, agent: bool) -> Self {
+        PasProfile {
+            registry,
+            agent,
+            options: CallOptions::default(),
+            array_items: 0,
+        }
+    }
+
+    fn array(&self) -> bool {
+        self.options.format.as_deref() == Some("array")
+    }
+
+    /// Machine encoding for data: agent mode, or a person who asked with `--format`.
+    fn machine(&self) -> bool {
+        self.agent || self.options.format.is_some()
+    }
+}
+
+impl Profile for PasProfile {
+    fn configure(&mut self, options: CallOptions) {
+        self.options = options;
+    }
+
+    fn item_encoding(&self, kind: StreamKind) -> Encoding {
+        match kind {
+            StreamKind::List if self.machine() => Encoding::Json,
+            StreamKind::Events if self.agent => Encoding::Json,
+            _ => Encoding::Human,
+        }
+    }
+
+    fn object(&mut self, sinks: &mut Sinks, object: &Object) -> io::Result<()> {
+        let Ok(json) = &object.json else {
+            return Ok(());
+        };
+        if self.machine() {
+            sinks.stdout.write(json)?;
+            sinks.stdout.write(b"\n")?;
+        } else {
+            let text = match &object.human {
+                Some(text) => text.clone(),
+                None => human::object_text(json)
+                    .unwrap_or_else(|_| String::from_utf8_lossy(json).into_owned()),
+            };
+            sinks.stdout.write(text.as_bytes())?;
+            if !text.ends_with('\n') {
+                sinks.stdout.write(b"\n")?;
+            }
+        }
+        sinks.stdout.end_line()
+    }
+
+    fn stream_start(&mut self, sinks: &mut Sinks, kind: StreamKind) -> io::Result<()> {
+        self.array_items = 0;
+        if kind == StreamKind::List && self.array() {
+            sinks.stdout.write(b"[")?;
+        }
+        Ok(())
+    }
+
+    fn stream_item(&mut self, sinks: &mut Sinks, kind: StreamKind, item: &[u8]) -> io::Result<()> {
+        if kind == StreamKind::List && self.array() {
+            // The array is not streamable by its reader anyway: batch it, one flush at the end.
+            if self.array_items > 0 {
+                sinks.stdout.write(b",")?;
+            }
+            self.array_items += 1;
+            return sinks.stdout.write(item);
+        }
+        sinks.stdout.write(item)?;
+        sinks.stdout.write(b"\n")?;
+        sinks.stdout.end_line()
+    }
+
+    fn stream_end(
+        &mut self,
+        sinks: &mut Sinks,
+        kind: StreamKind,
+        _complete: bool,
+    ) -> io::Result<()> {
+        // A failed array is still closed: stdout stays valid JSON holding the partial results,
+        // and the error on stderr (with a non-zero exit) says they are partial.
+        if kind == StreamKind::List && self.array() {
+            sinks.stdout.write(b"]\n")?;
+            sinks.stdout.end_line()?;
+        }
+        Ok(())
+    }
+
+    fn document(&mut self, sinks: &mut Sinks, markdown: &str) -> io::Result<()> {
+        sinks.stdout.write(markdown.as_bytes())?;
+        if !markdown.is_empty() && !markdown.ends_with('\n') {
+            sinks.stdout.write(b"\n")?;
+        }
+        sinks.stdout.end_line()
+    }
+
+    fn nothing(&mut self, _sinks: &mut Sinks) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn error(&mut self, sinks: &mut Sinks, error: &Error, exit: u8) -> io::Result<()> {
+        let mut line = Vec::with_capacity(128);
+        if self.agent {
+            let record = ErrorLine {
+                error: error.code(),
+                message: error.message(),
+                code: exit,
+                suggestion: error.suggestion(),
+                details: error.details(),
+            };
+            serde_json::to_writer(&mut line, &record).map_err(io::Error::other)?;
+            line.push(b'\n');
+        } else {
+            line.extend_from_slice(format!("error: {}\n", error.message()).as_bytes());
+            if let Some(suggestion) = error.suggestion() {
+                line.extend_from_slice(format!("hint: {suggestion}\n").as_bytes());
+            }
+        }
+        // One write for the whole report, so it cannot interleave with another writer's bytes.
+        sinks.stderr.write_all(&line)
+    }
+
+    fn parse_error(
+        &mut self,
+        sinks: &mut Sinks,
+        clap_error: &clap::Error,
+        error: &Error,
+        redactor: &Redactor,
+    ) -> io::Result<()> {
+        if self.agent {
+            let exit = self.exit_code(error);
+            return self.error(sinks, error, exit);
+        }
+        // People keep clap's text; its colours only when nothing in it needs redacting.
+        let plain = clap_error.to_string();
+        let redacted = redactor.text(&plain);
+        if redacted == plain {
+            clap_error.print()
+        } else {
+            sinks.stderr.write_all(redacted.as_bytes())
+        }
+    }
+
+    fn exit_code(&self, error: &Error) -> u8 {
+        codes::exit_code(&self.registry, error.code())
+    }
+
+    fn help(&mut self, sinks: &mut Sinks, path: &[String]) -> io::Result<bool> {
+        if !self.agent {
+            return Ok(false);
+        }
+        let text = agent_help::render(&self.registry, path)
+            .unwrap_or_else(|| agent_help::render_tool(&self.registry));
+        sinks.stdout.write(text.as_bytes())?;
+        sinks.stdout.end_line()?;
+        Ok(true)
+    }
+
+    fn progress_style(&self, output: OutputKind) -> ProgressStyle {
+        if self.agent {
+            if output == OutputKind::Events {
+                ProgressStyle::Events
+            } else {
+                ProgressStyle::Silent
+            }
+        } else if io::stderr().is_terminal() {
+            ProgressStyle::Bar
+        } else {
+            ProgressStyle::Silent
+        }
+    }
+
+    fn progress_event(&mut self, sinks: &mut Sinks, event: &[u8]) -> io::Result<()> {
+        sinks.stdout.write(event)?;
+        sinks.stdout.write(b"\n")?;
+        sinks.stdout.end_line()
+    }
+}

@@ -1,0 +1,4 @@
+//! Turning results into bytes: the render loop, and text for people.
+
+pub(crate) mod drive;
+pub(crate) mod human;

@@ -1,0 +1,162 @@
+//! What a handler returns: one object, a stream of items or events, a document, or nothing.
+//!
+//! A reply is profile-neutral. Streams are type-erased behind one boxed closure that is generic
+//! inside: it pulls the next item and serialises it straight into the runtime's reusable line
+//! buffer (`serde_json::to_writer`), so the only dynamic call per item is the closure itself and
+//! nothing is buffered beyond one line. The profile picks the encoding (JSON for machines, text
+//! for people) before the first item, so items are serialised once.
+
+use serde::Serialize;
+
+use crate::error::Error;
+use crate::render::human;
+
+/// How the profile wants stream items encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Encoding {
+    /// Compact JSON, no newline.
+    Json,
+    /// One line of text for people (the handler's formatter, else a generic rendering).
+    Human,
+}
+
+/// Whether a stream is a list of results or a sequence of progress-style events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StreamKind {
+    List,
+    Events,
+}
+
+/// Pulls the next item into the buffer: `None` at the end, `Some(Err)` when the producer (or
+/// serialisation) failed. On `Some(Err)` the buffer's content is unspecified and is discarded.
+pub(crate) type NextItem = Box<dyn FnMut(Encoding, &mut Vec<u8>) -> Option<Result<(), Error>>>;
+
+/// A type-erased stream of items.
+pub(crate) struct Stream {
+    pub(crate) kind: StreamKind,
+    pub(crate) next: NextItem,
+}
+
+/// One object, serialised when the reply is built (it borrows the value).
+pub(crate) struct Object {
+    pub(crate) json: Result<Vec<u8>, Error>,
+    pub(crate) human: Option<String>,
+}
+
+pub(crate) enum Body {
+    Object(Object),
+    Stream(Stream),
+    Document(String),
+    Nothing,
+}
+
+/// A handler's successful result. Build it with [`Reply::object`], [`Reply::list`],
+/// [`Reply::events`], [`Reply::document`] or [`Reply::none`].
+pub struct Reply {
+    pub(crate) body: Body,
+}
+
+impl Reply {
+    /// One result. In agent mode it is printed as one JSON object (field order kept).
+    pub fn object<T: Serialize + ?Sized>(value: &T) -> Reply {
+        let json = serde_json::to_vec(value).map_err(serialise_error);
+        Reply {
+            body: Body::Object(Object { json, human: None }),
+        }
+    }
+
+    /// One result with the text people see without `--agent` (agents still get the JSON).
+    pub fn object_with_text<T: Serialize + ?Sized>(value: &T, text: impl Into<String>) -> Reply {
+        let mut reply = Reply::object(value);
+        if let Body::Object(object) = &mut reply.body {
+            object.human = Some(text.into());
+        }
+        reply
+    }
+
+    /// A stream of results, written as produced (NDJSON in agent mode). An `Err` item ends the
+    /// stream: the items already written stay, then the error is reported with its exit code.
+    pub fn list<T, I>(items: I) -> Reply
+    where
+        T: Serialize + 'static,
+        I: IntoIterator<Item = Result<T, Error>>,
+        I::IntoIter: 'static,
+    {
+        Reply {
+            body: Body::Stream(erase(StreamKind::List, items, None::<fn(&T) -> String>)),
+        }
+    }
+
+    /// Like [`Reply::list`], with the one line of text people see for each item.
+    pub fn list_with_text<T, I, F>(items: I, text: F) -> Reply
+    where
+        T: Serialize + 'static,
+        I: IntoIterator<Item = Result<T, Error>>,
+        I::IntoIter: 'static,
+        F: Fn(&T) -> String + 'static,
+    {
+        Reply {
+            body: Body::Stream(erase(StreamKind::List, items, Some(text))),
+        }
+    }
+
+    /// A stream of progress-style events (NDJSON in agent mode, whatever `--format` says).
+    pub fn events<T, I>(events: I) -> Reply
+    where
+        T: Serialize + 'static,
+        I: IntoIterator<Item = Result<T, Error>>,
+        I::IntoIter: 'static,
+    {
+        Reply {
+            body: Body::Stream(erase(StreamKind::Events, events, None::<fn(&T) -> String>)),
+        }
+    }
+
+    /// A Markdown document, printed as is (a final newline is added when missing).
+    pub fn document(markdown: impl Into<String>) -> Reply {
+        Reply {
+            body: Body::Document(markdown.into()),
+        }
+    }
+
+    /// Nothing on stdout; success is the exit code.
+    pub fn none() -> Reply {
+        Reply {
+            body: Body::Nothing,
+        }
+    }
+}
+
+/// Monomorphises the per-item work for `T` and hides it behind one boxed closure.
+fn erase<T, I, F>(kind: StreamKind, items: I, text: Option<F>) -> Stream
+where
+    T: Serialize + 'static,
+    I: IntoIterator<Item = Result<T, Error>>,
+    I::IntoIter: 'static,
+    F: Fn(&T) -> String + 'static,
+{
+    let mut items = items.into_iter();
+    let next = move |encoding: Encoding, buf: &mut Vec<u8>| {
+        let item = match items.next()? {
+            Ok(item) => item,
+            Err(err) => return Some(Err(err)),
+        };
+        let written = match (encoding, &text) {
+            (Encoding::Json, _) => serde_json::to_writer(&mut *buf, &item).map_err(serialise_error),
+            (Encoding::Human, Some(text)) => {
+                buf.extend_from_slice(text(&item).as_bytes());
+                Ok(())
+            }
+            (Encoding::Human, None) => human::item_line(&item, buf),
+        };
+        Some(written)
+    };
+    Stream {
+        kind,
+        next: Box::new(next),
+    }
+}
+
+pub(crate) fn serialise_error(err: serde_json::Error) -> Error {
+    Error::internal(format!("the result cannot be serialised as JSON: {err}"))
+}

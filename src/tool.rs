@@ -1,0 +1,71 @@
+//! Code-first tools: `#[derive(AgentTool)]` beside clap's derives.
+//!
+//! The derive (crate `pas-macros`) emits an [`AgentTool`] impl that returns what the author
+//! wrote in `#[agent(...)]` and the JSON Schema of each field's type. [`registry_of`] pairs that
+//! with clap's own `Command` (introspection, as clap_mangen reads it: subcommands become argv
+//! paths, args become parameters) and builds the [`Registry`](pas_spec::Registry) every face is
+//! made from. [`App::from_tool`](crate::App::from_tool) and [`run`] run it with one typed
+//! handler.
+//!
+//! ```no_run
+//! use clap::Parser;
+//! use pas::{AgentTool, Context, Error, Reply};
+//!
+//! /// Greet someone.
+//! #[derive(Parser, AgentTool)]
+//! #[command(name = "greet", version = "1.0.0")]
+//! #[agent(level = 2, command(name = "greet"))]
+//! struct Cli {
+//!     /// Who to greet.
+//!     #[arg(long, default_value = "world")]
+//!     name: String,
+//! }
+//!
+//! fn greet(cli: Cli, _ctx: &Context) -> Result<Reply, Error> {
+//!     Ok(Reply::object(&serde_json::json!({ "greeting": format!("hello {}", cli.name) })))
+//! }
+//!
+//! fn main() -> std::process::ExitCode {
+//!     pas::run::<Cli, _>(greet)
+//! }
+//! ```
+//!
+//! A derive-built binary prints its registry as a JSON spec with `--pas-spec`, which
+//! `pas-gen check` accepts and reads back to the same registry.
+
+mod build;
+mod json_type;
+mod meta;
+mod params;
+mod probe;
+mod run;
+mod walk;
+
+pub use build::registry_of;
+pub use meta::{CommandMeta, FieldSchema, Node, Package, Role, StructNode, ToolMeta, VariantNode};
+pub use run::run;
+
+/// What `#[derive(AgentTool)]` implements: the registry-building data of a type. Implement it
+/// by hand only to describe a clap type the derive cannot.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not implement `AgentTool`",
+    label = "this type has no agent metadata",
+    note = "add `#[derive(AgentTool)]` to `{Self}` (a nested command group or flattened group needs it too)"
+)]
+pub trait AgentTool {
+    /// The tool's keys (read only from the root type).
+    fn agent_tool() -> ToolMeta {
+        ToolMeta::default()
+    }
+
+    /// The type's commands, fields and nested groups.
+    fn agent_node() -> Node;
+}
+
+/// What the derive's expansion names; not a stable API.
+#[doc(hidden)]
+pub mod private {
+    pub use super::probe::{
+        JsonSchemaOf, NoJsonSchema, NoToolFields, Probe, ToolFieldsOf, schema_of,
+    };
+}

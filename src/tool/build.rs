@@ -1,0 +1,158 @@
+//! The registry of a derive-built tool: clap's `Command` for names, argv words, descriptions and
+//! parameters; the derive's metadata for everything clap has no notion of.
+
+use clap::CommandFactory;
+use pas_spec::{Command, Effect, Parameter, Profile, Registry, SPEC_VERSION};
+
+use super::AgentTool;
+use super::meta::{CommandMeta, FieldSchema, ToolMeta};
+use super::params;
+use super::walk::{self, Found};
+
+/// The registry of the tool `T` (a type deriving clap's `Parser` and `AgentTool`).
+///
+/// Panics when clap's command tree and the derive disagree, which only a misuse of the derive
+/// causes (see the crate docs); a test calling this once catches it.
+pub fn registry_of<T: AgentTool + CommandFactory>() -> Registry {
+    registry(
+        &T::command(),
+        T::agent_tool(),
+        T::agent_node(),
+        std::any::type_name::<T>(),
+    )
+}
+
+/// The registry from a clap command and derive metadata.
+///
+/// The command is read as the derive built it, unbuilt: `clap::Command::build` would add clap's
+/// `help` subcommand and its `--help`/`--version` flags and copy global flags into every
+/// subcommand, none of which the registry lists (they are built-ins of every tool).
+pub(crate) fn registry(
+    root: &clap::Command,
+    tool: ToolMeta,
+    node: super::Node,
+    type_name: &str,
+) -> Registry {
+    let walked = walk::walk(root, node, type_name);
+    let summary = match root.get_about() {
+        Some(about) => about.to_string(),
+        None => tool.package.description.to_owned(),
+    };
+    let description = long_description(root, &summary);
+    let global_flags = match &walked.globals {
+        Some(fields) => parameters(root, fields, &CommandMeta::default()),
+        None => Vec::new(),
+    };
+    let name = root.get_name().to_owned();
+    let commands = walked
+        .commands
+        .into_iter()
+        .map(|found| command(found, &name))
+        .collect();
+    Registry {
+        spec_version: SPEC_VERSION,
+        name,
+        version: root
+            .get_version()
+            .unwrap_or(tool.package.version)
+            .to_owned(),
+        summary,
+        description,
+        level: tool.level.unwrap_or(1),
+        profile: tool.profile.unwrap_or(Profile::Pas),
+        schema_version: tool.schema_version,
+        global_flags,
+        exit_codes: tool.exit_codes,
+        anti_patterns: tool.anti_patterns,
+        examples: tool.examples,
+        resources: Vec::new(),
+        commands,
+    }
+}
+
+/// clap's long about without its first paragraph, which is the summary: clap's derive makes the
+/// long about the whole doc comment.
+fn long_description(root: &clap::Command, summary: &str) -> Option<String> {
+    let long = root.get_long_about()?.to_string();
+    let rest = match long.split_once("\n\n") {
+        Some((first, rest)) if first.trim_end_matches('.') == summary.trim_end_matches('.') => rest,
+        _ => &long,
+    };
+    let rest = rest.trim();
+    (!rest.is_empty()).then(|| rest.to_owned())
+}
+
+fn command(found: Found, tool_name: &str) -> Command {
+    let Found {
+        path,
+        cmd,
+        meta,
+        fields,
+    } = found;
+    let parameters = parameters(cmd, &fields, &meta);
+    // A single-command tool is the root itself, whose aliases are not argv words.
+    let aliases = if path.is_empty() {
+        Vec::new()
+    } else {
+        cmd.get_all_aliases().map(str::to_owned).collect()
+    };
+    let name = match (&meta.name, path.is_empty()) {
+        (Some(name), _) => name.clone(),
+        (None, false) => path.join("."),
+        (None, true) => tool_name.to_owned(),
+    };
+    // `path` is written only when the dotted name does not already say it.
+    let implied: Vec<&str> = name.split('.').collect();
+    let path = (implied != path).then_some(path);
+    let description = match meta.description {
+        Some(description) => description,
+        None => cmd.get_about().map(ToString::to_string).unwrap_or_default(),
+    };
+    Command {
+        name,
+        path,
+        category: meta.category,
+        description,
+        effect: meta.effect,
+        idempotent: meta.idempotent,
+        rate_limit: meta.rate_limit,
+        parameters,
+        stdin: meta.stdin,
+        output: meta.output,
+        output_schema: meta.output_schema,
+        input_schema: meta.input_schema,
+        errors: meta.errors,
+        examples: meta.examples,
+        anti_patterns: meta.anti_patterns,
+        aliases,
+        deprecated: meta.deprecated,
+        dry_run: meta.dry_run,
+        paging: meta.paging,
+    }
+}
+
+/// The listed args of `cmd`, in clap's order (positionals keep their relative order, which is
+/// their position). `--dry-run` of a `dry_run` command and `--force` of a destructive one are
+/// the registry's built-ins, so the author's own field for them is not listed again.
+fn parameters(cmd: &clap::Command, fields: &[FieldSchema], meta: &CommandMeta) -> Vec<Parameter> {
+    cmd.get_arguments()
+        .filter(|arg| params::is_listed(arg))
+        .filter(|arg| !is_builtin(arg.get_long(), meta))
+        .map(|arg| {
+            let schema = fields
+                .iter()
+                .find(|f| f.id == arg.get_id().as_str())
+                .and_then(|f| f.schema.as_ref());
+            params::parameter(arg, schema)
+        })
+        .collect()
+}
+
+/// The registry's own flag of a `dry_run` or destructive command.
+fn is_builtin(long: Option<&str>, meta: &CommandMeta) -> bool {
+    match long {
+        Some("dry-run") => meta.dry_run,
+        Some("force") => meta.effect == Effect::Destructive,
+        _ => false,
+    }
+}

@@ -1,0 +1,143 @@
+//! What `#[derive(AgentTool)]` knows about a type: the values its `#[agent(...)]` attributes
+//! hold and the JSON Schemas of its fields, as the derive emits them. Nothing here is final
+//! registry data: [`crate::registry_of`] pairs it with clap's `Command` and fills the rest.
+
+use pas_spec::{
+    AntiPattern, Deprecation, Effect, Example, ExitCode, OutputKind, Paging, Profile, StdinMode,
+};
+use serde_json::Value;
+
+/// The tool's keys, from the root type's `#[agent(...)]`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ToolMeta {
+    /// The Cargo package the type is in (fallbacks for a version and summary clap lacks).
+    pub package: Package,
+    /// `level = N`.
+    pub level: Option<u8>,
+    /// `profile = "..."`.
+    pub profile: Option<Profile>,
+    /// `schema_version = "..."`.
+    pub schema_version: Option<String>,
+    /// Every `exit_code(...)`.
+    pub exit_codes: Vec<ExitCode>,
+    /// Every tool-level `example(...)`.
+    pub examples: Vec<Example>,
+    /// Every tool-level `anti_pattern(...)`.
+    pub anti_patterns: Vec<AntiPattern>,
+}
+
+/// `CARGO_PKG_*` of the crate that derived the tool.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Package {
+    /// `CARGO_PKG_NAME`.
+    pub name: &'static str,
+    /// `CARGO_PKG_VERSION`.
+    pub version: &'static str,
+    /// `CARGO_PKG_DESCRIPTION` (empty when the manifest has none).
+    pub description: &'static str,
+}
+
+/// One command's keys. Unset keys keep the registry's defaults.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CommandMeta {
+    /// `name = "group.action"`; default: the argv words joined by `.`.
+    pub name: Option<String>,
+    /// `category = "..."`.
+    pub category: Option<String>,
+    /// `description = "..."` (a struct's own command); default: clap's `about`.
+    pub description: Option<String>,
+    /// `effect = "..."`.
+    pub effect: Effect,
+    /// `idempotent`.
+    pub idempotent: Option<bool>,
+    /// `rate_limit = "..."`.
+    pub rate_limit: Option<String>,
+    /// `stdin = "..."`.
+    pub stdin: StdinMode,
+    /// `kind = "..."`.
+    pub output: OutputKind,
+    /// The JSON Schema of `output = Type`.
+    pub output_schema: Option<Value>,
+    /// The JSON Schema of `input = Type`.
+    pub input_schema: Option<Value>,
+    /// `errors(...)`.
+    pub errors: Vec<String>,
+    /// Every command-level `example(...)`.
+    pub examples: Vec<Example>,
+    /// Every command-level `anti_pattern(...)`.
+    pub anti_patterns: Vec<AntiPattern>,
+    /// `deprecated(...)`.
+    pub deprecated: Option<Deprecation>,
+    /// `dry_run`.
+    pub dry_run: bool,
+    /// `paging(...)`.
+    pub paging: Option<Paging>,
+}
+
+/// The shape of a derived type, as clap sees it.
+#[derive(Debug, Clone, PartialEq)]
+// Built once per registry and walked once: the size of a variant does not matter, and the
+// derive's expansion stays a plain value.
+#[allow(clippy::large_enum_variant)]
+pub enum Node {
+    /// A struct: one command, or (with a `#[command(subcommand)]` field) the args above a group.
+    Struct(StructNode),
+    /// An enum: its variants in declaration order, which is the order clap adds subcommands in.
+    Enum(Vec<VariantNode>),
+}
+
+impl Node {
+    /// The field schemas of a struct (what a flattened struct or a variant payload adds).
+    pub fn fields(&self) -> Vec<FieldSchema> {
+        match self {
+            Node::Struct(node) => node.fields.clone(),
+            Node::Enum(_) => Vec::new(),
+        }
+    }
+}
+
+/// A struct deriving `AgentTool`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StructNode {
+    /// `#[agent(command(...))]`.
+    pub command: Option<CommandMeta>,
+    /// Its fields' schemas, flattened structs included.
+    pub fields: Vec<FieldSchema>,
+    /// The node of its `#[command(subcommand)]` field.
+    pub subcommands: Option<Box<Node>>,
+}
+
+/// One variant of an enum deriving `AgentTool`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VariantNode {
+    /// The variant's name (for messages).
+    pub ident: &'static str,
+    /// What clap makes of it.
+    pub role: Role,
+    /// Its `#[agent(...)]` keys.
+    pub command: CommandMeta,
+    /// Its fields' schemas (or its payload struct's).
+    pub fields: Vec<FieldSchema>,
+}
+
+/// What clap makes of a variant.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Role {
+    /// One subcommand, a command.
+    Command,
+    /// `#[command(subcommand)]`: one subcommand holding the inner enum's subcommands.
+    Nested(Box<Node>),
+    /// `#[command(flatten)]`: the inner enum's subcommands at this level.
+    Flatten(Box<Node>),
+    /// `#[command(skip)]` or `#[command(external_subcommand)]`: no subcommand.
+    Skip,
+}
+
+/// A field's clap id and the JSON Schema of its Rust type, when the type has one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldSchema {
+    /// The clap arg id (the field's name).
+    pub id: &'static str,
+    /// `schemars` schema of the field's type.
+    pub schema: Option<Value>,
+}

@@ -1,0 +1,165 @@
+//! A clap arg as a registry parameter, by introspection (as clap_mangen reads a `Command`):
+//! long, short, positional or variadic, required, defaults, env, possible values, help, and
+//! `hide_env_values` as the mark of a secret. The JSON type comes from the field's JSON Schema
+//! when the derive found one, else from the arg's value parser.
+
+use std::any::TypeId;
+
+use clap::{Arg, ArgAction};
+use pas_spec::{ParamKind, ParamType, Parameter};
+use serde_json::Value;
+
+use super::json_type::{self, Shape};
+
+/// Whether an arg is part of the tool's contract: hidden args and clap's own help and version
+/// flags are not.
+pub(crate) fn is_listed(arg: &Arg) -> bool {
+    !arg.is_hide_set()
+        && !matches!(
+            arg.get_action(),
+            ArgAction::Help | ArgAction::HelpShort | ArgAction::HelpLong | ArgAction::Version
+        )
+}
+
+/// The parameter for `arg`, given the JSON Schema of its field's type.
+pub(crate) fn parameter(arg: &Arg, schema: Option<&Value>) -> Parameter {
+    let id = arg.get_id().as_str();
+    let positional = arg.is_positional();
+    let name = match arg.get_long() {
+        Some(long) if !positional => long.to_owned(),
+        _ => id.replace('_', "-"),
+    };
+    let action = arg.get_action();
+    let switch = matches!(action, ArgAction::SetTrue | ArgAction::SetFalse);
+    let counter = matches!(action, ArgAction::Count);
+    let many_values = arg
+        .get_num_args()
+        .is_some_and(|range| range.max_values() > 1);
+    let many = matches!(action, ArgAction::Append) || many_values;
+
+    let element = if switch {
+        ParamType::Boolean
+    } else if counter {
+        ParamType::Integer
+    } else {
+        schema
+            .and_then(|schema| element_type(schema, many))
+            .unwrap_or_else(|| parser_type(arg))
+    };
+    let kind = match (positional, many) {
+        (false, _) => ParamKind::Flag,
+        (true, false) => ParamKind::Positional,
+        (true, true) => ParamKind::Variadic,
+    };
+    // A repeatable flag is an array of its elements; a variadic's type names each element.
+    let (ty, items) = if kind == ParamKind::Flag && many {
+        (
+            ParamType::Array,
+            (element != ParamType::String).then_some(element),
+        )
+    } else {
+        (element, None)
+    };
+    let values: Vec<String> = arg
+        .get_possible_values()
+        .iter()
+        .filter(|value| !value.is_hide_set())
+        .map(|value| value.get_name().to_owned())
+        .collect();
+    let values = (element == ParamType::String && !values.is_empty()).then_some(values);
+    let default = if switch || counter {
+        None
+    } else {
+        default(arg, element, many)
+    };
+    let help = arg
+        .get_help()
+        .or(arg.get_long_help())
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    let rust_name = (id != name.replace('-', "_")).then(|| id.to_owned());
+    Parameter {
+        name,
+        kind,
+        short: if positional { None } else { arg.get_short() },
+        ty,
+        items,
+        values,
+        required: arg.is_required_set() && !switch,
+        default,
+        env: arg
+            .get_env()
+            .and_then(|env| env.to_str())
+            .map(str::to_owned),
+        secret: arg.is_hide_env_values_set(),
+        description: help,
+        rust_name,
+    }
+}
+
+/// The type of one value: of the field for single values, of its elements for many.
+fn element_type(schema: &Value, many: bool) -> Option<ParamType> {
+    match json_type::shape(schema)? {
+        Shape::Scalar(ty) => Some(ty),
+        Shape::Array(items) if many => items,
+        // A single value whose Rust type is a collection: clap parses one text; call it a string.
+        Shape::Array(_) => Some(ParamType::String),
+    }
+}
+
+/// The type clap parses each value into, for field types without a JSON Schema.
+fn parser_type(arg: &Arg) -> ParamType {
+    let id = arg.get_value_parser().type_id();
+    let integers = [
+        TypeId::of::<i8>(),
+        TypeId::of::<i16>(),
+        TypeId::of::<i32>(),
+        TypeId::of::<i64>(),
+        TypeId::of::<i128>(),
+        TypeId::of::<isize>(),
+        TypeId::of::<u8>(),
+        TypeId::of::<u16>(),
+        TypeId::of::<u32>(),
+        TypeId::of::<u64>(),
+        TypeId::of::<u128>(),
+        TypeId::of::<usize>(),
+    ];
+    if integers.iter().any(|t| id == *t) {
+        ParamType::Integer
+    } else if id == TypeId::of::<f64>() || id == TypeId::of::<f32>() {
+        ParamType::Number
+    } else if id == TypeId::of::<bool>() {
+        ParamType::Boolean
+    } else {
+        // Strings, paths, and any other type parsed from text.
+        ParamType::String
+    }
+}
+
+/// clap's default values as JSON of the parameter's type (an array when it takes many).
+fn default(arg: &Arg, element: ParamType, array: bool) -> Option<Value> {
+    let values: Vec<Value> = arg
+        .get_default_values()
+        .iter()
+        .map(|value| typed(&value.to_string_lossy(), element))
+        .collect();
+    match (values.len(), array) {
+        (0, _) => None,
+        (_, true) => Some(Value::Array(values)),
+        (1, false) => values.into_iter().next(),
+        (_, false) => Some(Value::Array(values)),
+    }
+}
+
+fn typed(text: &str, ty: ParamType) -> Value {
+    let parsed = match ty {
+        ParamType::Integer => text.parse::<i64>().ok().map(Value::from),
+        ParamType::Number => text
+            .parse::<f64>()
+            .ok()
+            .and_then(|n| serde_json::Number::from_f64(n).map(Value::Number)),
+        ParamType::Boolean => text.parse::<bool>().ok().map(Value::Bool),
+        ParamType::String | ParamType::Array => None,
+    };
+    parsed.unwrap_or_else(|| Value::String(text.to_owned()))
+}

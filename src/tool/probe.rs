@@ -1,0 +1,88 @@
+//! Questions the derive asks about a field's type at its expansion site, answered by method
+//! resolution ("autoref specialisation"): `(&Probe::<T>::new()).json_schema()` finds the method
+//! on `Probe<T>` when `T: JsonSchema` (one reference away), else the fallback on `&Probe<T>`
+//! (two references away). A field type without `JsonSchema` is therefore no compile error: the
+//! registry builder reads its type from clap's value parser instead.
+
+use std::marker::PhantomData;
+
+use schemars::JsonSchema;
+use schemars::generate::SchemaSettings;
+use serde_json::Value;
+
+use super::AgentTool;
+use super::meta::FieldSchema;
+
+/// A zero-sized stand-in for the type `T`.
+pub struct Probe<T: ?Sized>(PhantomData<T>);
+
+impl<T: ?Sized> Probe<T> {
+    /// The probe.
+    pub const fn new() -> Self {
+        Probe(PhantomData)
+    }
+}
+
+impl<T: ?Sized> Default for Probe<T> {
+    fn default() -> Self {
+        Probe::new()
+    }
+}
+
+/// Chosen when `T: JsonSchema`.
+pub trait JsonSchemaOf {
+    /// `T`'s JSON Schema.
+    fn json_schema(&self) -> Option<Value>;
+}
+
+impl<T: JsonSchema + ?Sized> JsonSchemaOf for Probe<T> {
+    fn json_schema(&self) -> Option<Value> {
+        Some(schema_of::<T>())
+    }
+}
+
+/// The fallback.
+pub trait NoJsonSchema {
+    /// Nothing.
+    fn json_schema(&self) -> Option<Value>;
+}
+
+impl<T: ?Sized> NoJsonSchema for &Probe<T> {
+    fn json_schema(&self) -> Option<Value> {
+        None
+    }
+}
+
+/// Chosen when `T: AgentTool` (a flattened args struct, a variant's payload).
+pub trait ToolFieldsOf {
+    /// The field schemas `T` knows.
+    fn tool_fields(&self) -> Vec<FieldSchema>;
+}
+
+impl<T: AgentTool + ?Sized> ToolFieldsOf for Probe<T> {
+    fn tool_fields(&self) -> Vec<FieldSchema> {
+        T::agent_node().fields()
+    }
+}
+
+/// The fallback.
+pub trait NoToolFields {
+    /// Nothing.
+    fn tool_fields(&self) -> Vec<FieldSchema>;
+}
+
+impl<T: ?Sized> NoToolFields for &Probe<T> {
+    fn tool_fields(&self) -> Vec<FieldSchema> {
+        Vec::new()
+    }
+}
+
+/// `T`'s JSON Schema (draft 2020-12) as a registry holds it: self-contained (`$defs` inside),
+/// without a `$schema` key, since every schema of a spec is 2020-12 anyway.
+pub fn schema_of<T: JsonSchema + ?Sized>() -> Value {
+    let settings = SchemaSettings::draft2020_12().with(|settings| settings.meta_schema = None);
+    settings
+        .into_generator()
+        .into_root_schema_for::<T>()
+        .to_value()
+}

@@ -1,0 +1,66 @@
+//! Running a derive-built tool with one typed handler: every command's parsed arguments arrive
+//! as the clap-derived value itself (`Cli`, or an enum variant), rebuilt from clap's matches.
+
+use std::process::ExitCode;
+use std::rc::Rc;
+
+use clap::Parser;
+
+use super::AgentTool;
+use super::build;
+use crate::app::App;
+use crate::args::Args;
+use crate::context::Context;
+use crate::error::Error;
+use crate::reply::Reply;
+
+impl App {
+    /// A derive-built tool: the registry from [`registry_of::<T>()`](crate::registry_of), the parser
+    /// from `T::command()`, and `handler` for every command, called with the parsed `T`.
+    ///
+    /// `App::handler` may still replace the handler of one command by its dotted name.
+    pub fn from_tool<T, F>(handler: F) -> App
+    where
+        T: AgentTool + Parser + 'static,
+        F: Fn(T, &Context) -> Result<Reply, Error> + 'static,
+    {
+        // One clap command serves both: the registry is read from it, then it parses.
+        let command = T::command();
+        let registry = build::registry(
+            &command,
+            T::agent_tool(),
+            T::agent_node(),
+            std::any::type_name::<T>(),
+        );
+        let names: Vec<String> = registry
+            .commands
+            .iter()
+            .map(|command| command.name.clone())
+            .collect();
+        let handler = Rc::new(handler);
+        let mut app = App::with_command(registry, command);
+        for name in names {
+            let handler = Rc::clone(&handler);
+            app = app.handler(name, move |args: &Args, ctx: &Context| {
+                // clap parsed argv with this very command, so this fails only on a bug.
+                let value = T::from_arg_matches(args.root_matches()).map_err(|err| {
+                    Error::internal(format!(
+                        "the parsed arguments do not fit the tool's type: {err}"
+                    ))
+                })?;
+                handler(value, ctx)
+            });
+        }
+        app
+    }
+}
+
+/// Runs the derive-built tool `T` on the process's argv with one handler for every command:
+/// `fn main() -> ExitCode { pas::run::<Cli, _>(handle) }`.
+pub fn run<T, F>(handler: F) -> ExitCode
+where
+    T: AgentTool + Parser + 'static,
+    F: Fn(T, &Context) -> Result<Reply, Error> + 'static,
+{
+    App::from_tool::<T, F>(handler).run()
+}

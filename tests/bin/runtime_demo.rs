@@ -1,0 +1,180 @@
+//! The demo tool the `runtime_*` tests drive: one command per path of the runtime, from a
+//! JSON spec (`runtime-demo.json`), with handlers that never print.
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+use std::thread::sleep;
+use std::time::Duration;
+
+use pas::{App, Args, Context, Error, Reply};
+use serde::Serialize;
+use serde_json::json;
+
+const SPEC: &str = include_str!("runtime-demo.json");
+
+#[derive(Serialize)]
+struct Item {
+    id: i64,
+    name: String,
+    tags: [&'static str; 2],
+}
+
+fn item(id: i64) -> Item {
+    Item {
+        id,
+        name: format!("item-{id}"),
+        tags: ["a", "b"],
+    }
+}
+
+fn get(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
+    let id: i64 = args.require("id")?;
+    let token: Option<String> = args.get("token")?;
+    if id == 0 {
+        return Err(Error::new("NOT_FOUND", format!("no item with id {id}"))
+            .with_suggestion("list ids with `demo --agent item list`")
+            .with_details(json!({ "id": id })));
+    }
+    if id == 13 {
+        // A handler that leaks its credentials into an error: the runtime must redact it.
+        let url = format!(
+            "https://api.example/items/13?token={}",
+            token.unwrap_or_default()
+        );
+        return Err(
+            Error::general(format!("request to {url} failed")).with_details(json!({ "url": url }))
+        );
+    }
+    let mut value = json!({ "id": id, "name": format!("item-{id}") });
+    if args.flag("verbose") {
+        value["history"] = json!(["created"]);
+    }
+    Ok(Reply::object(&value))
+}
+
+fn list(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
+    let count: i64 = args.require("count")?;
+    let fail_at: Option<i64> = args.get("fail_at")?;
+    let panic_at: Option<i64> = args.get("panic-at")?;
+    let delay = Duration::from_millis(args.require::<i64>("delay-ms")?.max(0) as u64);
+    let items = (0..count).map(move |id| {
+        if !delay.is_zero() {
+            sleep(delay);
+        }
+        if Some(id) == panic_at {
+            panic!("the demo panics at item {id}");
+        }
+        if Some(id) == fail_at {
+            return Err(Error::new(
+                "STORE_FAILED",
+                format!("the store failed at item {id}"),
+            ));
+        }
+        Ok(item(id))
+    });
+    Ok(Reply::list(items))
+}
+
+fn doc(_args: &Args, _ctx: &Context) -> Result<Reply, Error> {
+    Ok(Reply::document(
+        "# Demo\n\nUse `demo --agent item list` to list items.\n\n```sh\ndemo --agent item get 1\n```",
+    ))
+}
+
+fn watch(args: &Args, ctx: &Context) -> Result<Reply, Error> {
+    let steps: i64 = args.require("steps")?;
+    let progress = ctx.progress(Some(steps as u64));
+    progress.set_message("starting");
+    for _ in 0..steps {
+        progress.inc(1);
+    }
+    progress.finish();
+    Ok(Reply::events([Ok(
+        json!({ "event": "done", "steps": steps }),
+    )]))
+}
+
+fn work(args: &Args, ctx: &Context) -> Result<Reply, Error> {
+    let steps: i64 = args.require("steps")?;
+    let progress = ctx.progress(Some(steps as u64));
+    for _ in 0..steps {
+        sleep(Duration::from_millis(150));
+        progress.inc(1);
+    }
+    progress.finish();
+    Ok(Reply::list_with_text(
+        (0..steps).map(|id| Ok(item(id))),
+        |item: &Item| format!("#{} {}", item.id, item.name),
+    ))
+}
+
+fn crash(_args: &Args, _ctx: &Context) -> Result<Reply, Error> {
+    panic!("the demo crashes on purpose");
+}
+
+fn slow(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
+    let seconds: i64 = args.require("seconds")?;
+    sleep(Duration::from_secs(seconds.max(0) as u64));
+    Ok(Reply::object(&json!({ "slept": seconds })))
+}
+
+fn ingest(_args: &Args, ctx: &Context) -> Result<Reply, Error> {
+    let Some(mut stdin) = ctx.stdin()? else {
+        return Err(Error::new("MISSING_INPUT", "nothing on stdin"));
+    };
+    let mut text = String::new();
+    stdin.read_to_string(&mut text)?;
+    Ok(Reply::object(
+        &json!({ "lines": text.lines().count(), "bytes": text.len() }),
+    ))
+}
+
+fn login(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
+    let user: String = args.require("user")?;
+    let password: String = args.require("password")?;
+    Err(
+        Error::general(format!("wrong password {password} for {user}"))
+            .with_suggestion(format!("not {password}")),
+    )
+}
+
+fn nothing(_args: &Args, _ctx: &Context) -> Result<Reply, Error> {
+    Ok(Reply::none())
+}
+
+/// The same items written by hand with serde_json and a BufWriter: the speed to match.
+fn baseline(count: i64) -> ExitCode {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(64 * 1024, stdout.lock());
+    for id in 0..count {
+        if serde_json::to_writer(&mut out, &item(id)).is_err() || out.write_all(b"\n").is_err() {
+            return ExitCode::FAILURE;
+        }
+    }
+    let _ = out.flush();
+    ExitCode::SUCCESS
+}
+
+fn main() -> ExitCode {
+    if let Some(count) = std::env::var_os("DEMO_BASELINE") {
+        return baseline(count.to_string_lossy().parse().unwrap_or(0));
+    }
+    let registry: pas::spec::Registry = serde_json::from_str(SPEC).expect("the demo spec is valid");
+    let app = App::new(registry)
+        .handler("item.get", get)
+        .handler("item.list", list)
+        .handler("doc", doc)
+        .handler("watch", watch)
+        .handler("work", work)
+        .handler("crash", crash)
+        .handler("sleep", slow)
+        .handler("ingest", ingest)
+        .handler("login", login)
+        .handler("nothing", nothing);
+    debug_assert!(
+        app.missing_handlers().is_empty(),
+        "{:?}",
+        app.missing_handlers()
+    );
+    app.run()
+}

@@ -1,0 +1,137 @@
+//! `#[derive(AgentTool)]` end to end: the registry a derive-built tool gets (pinned as YAML), that
+//! it is a valid spec, that the binary's `--pas-spec` reads back to the same registry, and that
+//! every command reaches the typed handler with the right variant.
+//!
+//! The tool is `tests/bin/derive_demo/tool.rs`, built as the `pas-derive-demo` binary and
+//! included here so the test can call `registry_of` on the same types.
+
+#[allow(dead_code)]
+#[path = "bin/derive_demo/tool.rs"]
+mod tool;
+
+use assert_cmd::Command;
+use clap::{CommandFactory, Parser};
+use pas::AgentTool;
+use pas::spec::{Format, Registry, Severity, Source, load, validate, write};
+
+fn registry() -> Registry {
+    pas::registry_of::<tool::Cli>()
+}
+
+fn demo() -> Command {
+    let mut cmd = Command::cargo_bin("pas-derive-demo").expect("the demo binary is built");
+    cmd.env_remove("PAS_AGENT")
+        .env_remove("TASKS_FILE")
+        .env_remove("TASKS_TOKEN");
+    cmd
+}
+
+#[test]
+fn registry_of_a_derived_tool() {
+    insta::assert_snapshot!(write::to_yaml(&registry()));
+}
+
+#[test]
+fn the_registry_is_a_valid_spec() {
+    let diagnostics = validate::validate(&registry());
+    assert!(diagnostics.is_empty(), "{diagnostics:#?}");
+}
+
+#[test]
+fn pas_spec_output_reads_back_to_the_same_registry() {
+    let output = demo().arg("--pas-spec").output().unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    let source = Source::new("pas-derive-demo --pas-spec", text, Format::Json);
+    let read = load::parse(&source).unwrap_or_else(|d| panic!("{d:?}"));
+    assert_eq!(read, registry());
+    // And through YAML, the form people keep specs in.
+    let yaml = Source::new("derived.yaml", write::to_yaml(&read), Format::Yaml);
+    assert_eq!(load::parse(&yaml).unwrap(), read);
+    let (_, diagnostics) = pas::spec::check_source(&source);
+    assert!(
+        diagnostics.iter().all(|d| d.severity != Severity::Error),
+        "{diagnostics:#?}"
+    );
+}
+
+#[test]
+fn every_command_reaches_the_typed_handler() {
+    let run = |args: &[&str]| {
+        let output = demo().args(args).output().unwrap();
+        (
+            output.status.code(),
+            String::from_utf8(output.stdout).unwrap(),
+        )
+    };
+    // A nested group, an alias, an enum value and the global flag after the command.
+    let (code, out) = run(&[
+        "task", "ls", "--limit", "2", "--state", "done", "--agent", "--store", "x",
+    ]);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        out,
+        "{\"id\":1,\"title\":\"task 1\",\"state\":\"done\"}\n{\"id\":2,\"title\":\"task 2\",\"state\":\"done\"}\n"
+    );
+    // A variant whose args are a struct with a flattened struct.
+    let (code, out) = run(&[
+        "--agent", "task", "create", "--title", "milk", "-p", "1", "--weight", "0.5",
+    ]);
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            Some(0),
+            "{\"id\":4,\"title\":\"milk\",\"state\":\"open\"}\n"
+        )
+    );
+    // A renamed subcommand whose handler fails with a registry constant: its exit code.
+    let (code, out) = run(&["--agent", "task", "rm", "7"]);
+    assert_eq!((code, out.as_str()), (Some(100), ""));
+    // A command of a flattened group, and a global flag the handler reads.
+    assert_eq!(
+        run(&["--agent", "export"]),
+        (Some(0), "# Tasks\n\n- task 1\n".to_owned())
+    );
+    assert_eq!(
+        run(&["--agent", "--store", "down", "health"]),
+        (Some(0), "{\"ok\":false}\n".to_owned())
+    );
+}
+
+#[test]
+fn the_derived_parser_is_clap_s_own() {
+    // The derive adds nothing to clap's parser: the registry is read from it, not written to it.
+    tool::Cli::command().debug_assert();
+    let parsed = tool::Cli::try_parse_from(["tasks", "task", "create", "--title", "x"]).unwrap();
+    assert!(matches!(
+        parsed.command,
+        tool::Command::Task(tool::TaskCommand::Create(_))
+    ));
+}
+
+/// A hand-written impl that disagrees with clap's command tree is a bug the first call reports.
+#[derive(Parser)]
+enum Mismatched {
+    /// One.
+    One,
+    /// Two.
+    Two,
+}
+
+impl AgentTool for Mismatched {
+    fn agent_node() -> pas::tool::Node {
+        let command = pas::tool::VariantNode {
+            ident: "One",
+            role: pas::tool::Role::Command,
+            command: Default::default(),
+            fields: Vec::new(),
+        };
+        pas::tool::Node::Enum(vec![command])
+    }
+}
+
+#[test]
+#[should_panic(expected = "subcommands no variant accounts for: two")]
+fn a_node_that_disagrees_with_clap_panics() {
+    pas::registry_of::<Mismatched>();
+}
