@@ -135,3 +135,82 @@ impl AgentTool for Mismatched {
 fn a_node_that_disagrees_with_clap_panics() {
     pas::registry_of::<Mismatched>();
 }
+
+/// A one-command struct with no `#[agent]` keys at all, and parameter shapes the demo lacks.
+#[derive(Parser, AgentTool)]
+#[command(name = "hello", version = "1.2.3", about = "Say hello")]
+#[allow(dead_code)]
+struct Hello {
+    /// Who to greet.
+    #[arg(long, default_values = ["world", "moon"])]
+    name: Vec<String>,
+    /// Say it louder (repeat for more).
+    #[arg(short, long, action = clap::ArgAction::Count)]
+    verbose: u8,
+    /// When to use colour.
+    #[arg(long, value_enum, default_value = "auto")]
+    color: Colour,
+    /// For the author only.
+    #[arg(long, hide = true)]
+    debug: bool,
+}
+
+/// A clap value enum without `JsonSchema`: its type comes from clap's value parser instead.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Colour {
+    Auto,
+    Always,
+    Never,
+}
+
+#[test]
+fn a_single_command_struct_without_agent_keys() {
+    use pas::spec::{ParamKind, ParamType};
+    let registry = pas::registry_of::<Hello>();
+    assert_eq!(
+        (
+            registry.name.as_str(),
+            registry.version.as_str(),
+            registry.level
+        ),
+        ("hello", "1.2.3", 1)
+    );
+    let [command] = registry.commands.as_slice() else {
+        panic!("one command")
+    };
+    // Named after the tool, selected by no word at all.
+    assert_eq!(
+        (command.name.as_str(), command.path.as_deref()),
+        ("hello", Some(&[][..]))
+    );
+    assert_eq!(command.description, "Say hello");
+    let names: Vec<&str> = command.parameters.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["name", "verbose", "color"],
+        "the hidden flag is not listed"
+    );
+    let [name, verbose, color] = &command.parameters[..] else {
+        unreachable!()
+    };
+    assert_eq!(
+        (name.kind, name.ty, name.items),
+        (ParamKind::Flag, ParamType::Array, None)
+    );
+    assert_eq!(name.default, Some(serde_json::json!(["world", "moon"])));
+    assert_eq!(
+        (verbose.ty, verbose.short, &verbose.default),
+        (ParamType::Integer, Some('v'), &None)
+    );
+    assert_eq!(color.ty, ParamType::String);
+    assert_eq!(
+        color.values.as_deref(),
+        Some(&["auto".to_owned(), "always".to_owned(), "never".to_owned()][..])
+    );
+    assert_eq!(color.default, Some(serde_json::json!("auto")));
+    assert!(
+        validate::validate(&registry)
+            .iter()
+            .all(|d| d.severity != Severity::Error)
+    );
+}

@@ -52,16 +52,9 @@ fn example_specs_and_own_spec_are_clean() {
     let output = pas_gen().arg("check").args(&specs).output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
-    assert!(
-        output.stdout.is_empty(),
-        "human mode writes diagnostics to stderr only"
-    );
-    for spec in &specs {
-        assert!(
-            stderr.contains(&format!("{spec}: ok")),
-            "{spec} is reported ok in:\n{stderr}"
-        );
-    }
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.stdout.is_empty(), "not even a warning: {stdout}");
+    assert!(output.stderr.is_empty(), "{stderr}");
 }
 
 #[test]
@@ -89,15 +82,18 @@ fn each_invalid_fixture_fails_with_snippets() {
     for fixture in invalid_fixtures() {
         let output = pas_gen().arg("check").arg(&fixture).output().unwrap();
         assert_eq!(output.status.code(), Some(1), "{fixture} must fail");
-        assert!(output.stdout.is_empty());
         let stderr = String::from_utf8(output.stderr).unwrap();
-        assert!(!stderr.contains('\u{1b}'), "NO_COLOR: no ANSI in {fixture}");
+        let verdict = "error: 1 of 1 spec(s) have errors\n\
+                       hint: fix the errors listed above; each names its file:line:col and a hint\n";
+        assert_eq!(stderr, verdict, "the verdict goes to stderr");
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        assert!(!stdout.contains('\u{1b}'), "no ANSI in {fixture}");
         let name = Path::new(&fixture)
             .file_stem()
             .unwrap()
             .to_string_lossy()
             .into_owned();
-        insta::assert_snapshot!(format!("human-{name}"), stderr);
+        insta::assert_snapshot!(format!("human-{name}"), stdout);
     }
 }
 
@@ -109,10 +105,12 @@ fn each_invalid_fixture_gives_ndjson_diagnostics_in_agent_mode() {
             .output()
             .unwrap();
         assert_eq!(output.status.code(), Some(1), "{fixture} must fail");
-        assert!(
-            output.stderr.is_empty(),
-            "agent mode: diagnostics are the data, on stdout"
+        let error: serde_json::Value = serde_json::from_slice(&output.stderr).unwrap();
+        assert_eq!(
+            error["error"], "GENERAL_ERROR",
+            "the verdict: one JSON error on stderr"
         );
+        assert_eq!(error["code"], 1);
         let stdout = String::from_utf8(output.stdout).unwrap();
         let lines: Vec<serde_json::Value> = stdout
             .lines()
@@ -244,4 +242,51 @@ fn schema_command_prints_the_committed_schema() {
     );
     let schema: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert!(schema["$schema"].as_str().unwrap().contains("2020-12"));
+}
+
+#[test]
+fn agent_help_is_the_runtime_s_rendering_of_pas_gen_yaml() {
+    let first = pas_gen().args(["--agent", "--help"]).output().unwrap();
+    let second = pas_gen().args(["--help", "--agent"]).output().unwrap();
+    assert!(first.status.success());
+    assert_eq!(first.stdout, second.stdout);
+    let text = String::from_utf8(first.stdout).unwrap();
+    for section in [
+        "USAGE:",
+        "COMMON PATTERNS:",
+        "ERROR CODES:",
+        "ANTI-PATTERNS:",
+    ] {
+        assert!(text.contains(section), "{section} in:\n{text}");
+    }
+    insta::assert_snapshot!("agent-help", text);
+    let check = pas_gen()
+        .args(["check", "--agent", "--help"])
+        .output()
+        .unwrap();
+    insta::assert_snapshot!("agent-help-check", String::from_utf8(check.stdout).unwrap());
+}
+
+#[test]
+fn version_names_the_backed_level() {
+    pas_gen()
+        .arg("--version")
+        .assert()
+        .success()
+        .stdout("pas-gen 0.1.0 (PAS Level 2 Compliant)\n");
+}
+
+#[test]
+fn agent_mode_schema_is_one_compact_json_object() {
+    let output = pas_gen().args(["schema", "--agent"]).output().unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1, "one line of JSON");
+    let committed: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(repo().join("specs/pas-spec.schema.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&text).unwrap(),
+        committed
+    );
 }

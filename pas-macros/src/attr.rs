@@ -15,7 +15,7 @@ use syn::{Attribute, LitInt, LitStr, Type};
 
 use keys::{COMMAND, DEPRECATED, PAGING, TOOL, usage};
 pub(crate) use keys::{Scope, did_you_mean};
-use syntax::{Entry, attribute_entries, close_span, item_ident, item_int, item_string};
+use syntax::{Entry, attribute_entries, item_ident, item_int, item_string};
 
 use crate::ctxt::Ctxt;
 
@@ -222,7 +222,7 @@ fn exit_code(entry: &Entry, ctxt: &Ctxt) -> Option<ExitCodeAttr> {
     let (group, items) = entry.items(usage, ctxt)?;
     if items.len() < 3 {
         ctxt.at(
-            close_span(&group),
+            group.span_close(),
             format!("`exit_code` needs a code, a constant and a meaning: `{usage}`"),
         );
         return None;
@@ -265,7 +265,7 @@ fn example(entry: &Entry, usage: &str, ctxt: &Ctxt) -> Option<ExampleAttr> {
         }
         [] => {
             ctxt.at(
-                close_span(&group),
+                group.span_close(),
                 format!("`example` needs a command line: `{usage}`"),
             );
             None
@@ -300,7 +300,7 @@ fn anti_pattern(entry: &Entry, usage: &str, ctxt: &Ctxt) -> Option<AntiPatternAt
         }
         _ => {
             ctxt.at(
-                close_span(&group),
+                group.span_close(),
                 format!("`anti_pattern` needs a pattern and what to do instead: `{usage}`"),
             );
             None

@@ -82,8 +82,18 @@
 //! | `deprecated` | `deprecated`, `deprecated(replacement = "task.remove", since = "0.3.0", message = "...")` | `deprecated` |
 //! | `paging` | `paging(limit = "limit", cursor = "cursor")` | `paging` |
 //!
-//! Fields take no `#[agent]` keys. A `#[command(subcommand)]` field or variant and a
-//! `#[command(flatten)]` variant must name a type that derives `AgentTool` too.
+//! Where keys are read:
+//!
+//! - Tool keys only from the root type (the one given to `pas::registry_of`); on a nested
+//!   `Subcommand` enum they are not read.
+//! - A `#[command(subcommand)]` field or variant and a `#[command(flatten)]` variant must name a
+//!   type that derives `AgentTool` too. A struct with a `#[command(subcommand)]` field is not a
+//!   command: its args are the tool's global flags (at the root), its commands the enum's.
+//! - A variant's keys are on the variant; a payload struct (`Create(CreateArgs)`) gives its
+//!   fields' types (when it derives `AgentTool`), not command keys.
+//! - Fields take no `#[agent]` keys.
+//! - `output` and `input` name types deriving `schemars::JsonSchema` (schemars 1). A field type
+//!   without `JsonSchema` is fine: its JSON type then comes from clap's value parser.
 //!
 //! Every mistake in these attributes is a compile error at its span, all of them at once: an
 //! unknown key (with the closest key, or where the key belongs), a value of the wrong kind, an

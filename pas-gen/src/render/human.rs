@@ -1,50 +1,11 @@
-//! rustc-style diagnostics with a source snippet, then a one-line summary per file.
+//! rustc-style diagnostics with a source snippet (plain: no colour, whatever the terminal).
 
-use crate::check::FileReport;
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use pas_spec::{Diagnostic, Severity};
-use std::io::{self, Write};
 
-/// Render every report; `styled` adds colour (only when stderr is a terminal and colour is on).
-pub fn write(out: &mut impl Write, reports: &[FileReport], styled: bool) -> io::Result<()> {
-    let renderer = if styled {
-        Renderer::styled()
-    } else {
-        Renderer::plain()
-    };
-    for report in reports {
-        for diagnostic in &report.diagnostics {
-            let text = report.source.as_ref().map(|s| s.text.as_str());
-            writeln!(
-                out,
-                "{}\n",
-                render_one(&renderer, &report.name, text, diagnostic)
-            )?;
-        }
-        writeln!(out, "{}", summary(report))?;
-    }
-    Ok(())
-}
-
-/// `file: ok`, or the number of errors and warnings.
-fn summary(report: &FileReport) -> String {
-    let errors = report.diagnostics.iter().filter(|d| d.is_error()).count();
-    let warnings = report.diagnostics.len() - errors;
-    match (errors, warnings) {
-        (0, 0) => format!("{}: ok", report.name),
-        _ => format!(
-            "{}: {} error{}, {} warning{}",
-            report.name,
-            errors,
-            plural(errors),
-            warnings,
-            plural(warnings)
-        ),
-    }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
+/// One diagnostic as rustc would show it, with the source line when the file could be read.
+pub fn render(name: &str, text: Option<&str>, d: &Diagnostic) -> String {
+    format!("{}\n", render_one(&Renderer::plain(), name, text, d))
 }
 
 fn render_one(renderer: &Renderer, name: &str, text: Option<&str>, d: &Diagnostic) -> String {

@@ -1,4 +1,30 @@
-//! How `pas-gen check` shows diagnostics: snippets for people, NDJSON for agents.
+//! How `pas-gen check` shows a diagnostic: flat JSON for agents, a rustc-style snippet for people.
 
-pub mod agent;
-pub mod human;
+mod agent;
+mod human;
+
+use crate::check::FileReport;
+use serde::Serialize;
+
+/// One diagnostic as the `check` command yields it.
+#[derive(Serialize)]
+pub struct Item {
+    #[serde(flatten)]
+    json: agent::AgentDiagnostic,
+    /// What people see instead of the JSON.
+    #[serde(skip)]
+    pub text: String,
+}
+
+/// The items of one file's report, in document order.
+pub fn items(report: &FileReport) -> Vec<Item> {
+    let text = report.source.as_ref().map(|s| s.text.as_str());
+    report
+        .diagnostics
+        .iter()
+        .map(|d| Item {
+            json: agent::AgentDiagnostic::new(&report.name, d),
+            text: human::render(&report.name, text, d),
+        })
+        .collect()
+}

@@ -6,7 +6,7 @@
 //! top-level commas, so a bad entry is reported and the next one is still read: every mistake
 //! of an attribute comes out in one compile.
 
-use proc_macro2::{Delimiter, Group, Ident, Spacing, Span, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, Group, Ident, Spacing, TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::{Lit, LitInt, LitStr, Type};
 
@@ -352,11 +352,6 @@ pub(crate) fn item_ident(piece: &TokenStream, what: &str, ctxt: &Ctxt) -> Option
         ),
     }
     None
-}
-
-/// The span of a list's closing parenthesis, for "missing item" errors.
-pub(crate) fn close_span(group: &Group) -> Span {
-    group.span_close()
 }
 
 #[cfg(test)]
