@@ -12,6 +12,7 @@ use pas_spec::{Registry, StdinMode};
 use crate::args::Args;
 use crate::argv::{self, Prescan};
 use crate::audit::Audit;
+use crate::builtins::{self, health};
 use crate::clap_augment::{self, FORMAT_ID};
 use crate::context::{self, Context};
 use crate::error::Error;
@@ -19,7 +20,7 @@ use crate::output::{Outcome, Output, Shared, Stop};
 use crate::profile::{self, CallOptions};
 use crate::redact::Redactor;
 use crate::reply::Reply;
-use crate::{clap_face, codes, panics, parse_error, render, route, signals};
+use crate::{clap_face, codes, doc_commands, panics, parse_error, render, route, signals};
 
 /// A command's handler: parsed arguments and the call's context in, a reply or an error out.
 /// It never prints.
@@ -30,6 +31,7 @@ pub struct App {
     registry: Arc<Registry>,
     command: clap::Command,
     handlers: HashMap<String, Box<Handler>>,
+    health_checks: Vec<health::Registered>,
 }
 
 impl App {
@@ -43,10 +45,12 @@ impl App {
     /// be the registry's argv words and its arg ids the parameters' snake_case names.
     pub fn with_command(registry: Registry, command: clap::Command) -> App {
         let command = clap_augment::augment(command, &registry);
+        let command = builtins::augment(command, &registry);
         App {
             registry: Arc::new(registry),
             command,
             handlers: HashMap::new(),
+            health_checks: Vec::new(),
         }
     }
 
@@ -56,6 +60,18 @@ impl App {
         F: Fn(&Args, &Context) -> Result<Reply, Error> + 'static,
     {
         self.handlers.insert(name.into(), Box::new(handler));
+        self
+    }
+
+    /// Registers a check that `health` runs (compose profile), in registration order.
+    pub fn health_check<F>(mut self, name: impl Into<String>, check: F) -> App
+    where
+        F: Fn(&Args) -> health::Check + 'static,
+    {
+        self.health_checks.push(health::Registered {
+            name: name.into(),
+            check: Box::new(check),
+        });
         self
     }
 
@@ -127,9 +143,11 @@ impl App {
             );
         }
 
-        let profile = profile::for_call(self.registry.clone(), pre.agent);
+        let profile = profile::for_call(self.registry.clone(), pre.agent, &pre.argv);
         let output = Output::new(profile, redactor, audit);
-        let shared = Arc::new(Shared::new(self.registry.clone(), pre.agent, output));
+        // compose is machine output always: handlers see agent mode without `--agent`.
+        let machine = pre.agent || self.registry.profile == pas_spec::Profile::Compose;
+        let shared = Arc::new(Shared::new(self.registry.clone(), machine, output));
         signals::install(shared.clone());
 
         let outcome = match early {
@@ -141,6 +159,9 @@ impl App {
     }
 
     fn dispatch(&self, shared: &Arc<Shared>, pre: &Prescan) -> Outcome {
+        if pre.validate {
+            return crate::validate::run(&self.registry, shared, pre.agent);
+        }
         if pre.print_spec {
             let spec = pas_spec::write::to_json(&self.registry);
             let mut output = shared.lock();
@@ -148,6 +169,19 @@ impl App {
                 Ok(()) => Outcome::Success,
                 Err(err) => Stop::from(err).into(),
             };
+        }
+        if builtins::pas_tools(&self.registry, pre.agent, &pre.argv) {
+            let reply = Reply::object(&pas_spec::faces::catalog::catalog(&self.registry));
+            return match render::drive::reply(shared, reply) {
+                Ok(()) => Outcome::Success,
+                Err(stop) => stop.into(),
+            };
+        }
+        // `docs`, `completions <shell>`, `man`: every tool's documentation built-ins.
+        if let Some(outcome) =
+            doc_commands::answer(&self.registry, &self.command, shared, &pre.argv)
+        {
+            return outcome;
         }
         let mut cmd = self.command.clone();
         if pre.agent {
@@ -179,6 +213,9 @@ impl App {
     fn run_matched(&self, shared: &Arc<Shared>, matches: &clap::ArgMatches) -> Outcome {
         let (path, leaf) = route::matched(matches);
         let registry = &self.registry;
+        if let Some(builtin) = builtins::matched(registry, &path) {
+            return self.run_builtin(shared, builtin, matches, leaf);
+        }
         let Some(index) = registry.commands.iter().position(|c| c.argv_path() == path) else {
             return Outcome::Failed(Error::internal(format!(
                 "argv selected `{}`, which the registry has no command for",
@@ -198,7 +235,11 @@ impl App {
                 .ok()
                 .flatten()
                 .cloned();
-            output.profile.configure(CallOptions { format });
+            let command = Some(command.name.clone());
+            output.profile.configure(CallOptions { format, command });
+        }
+        if let Err(error) = builtins::guard::check(registry, command, leaf) {
+            return Outcome::Failed(error);
         }
         // Zero interactivity: fail before the handler runs rather than wait on a terminal.
         if command.stdin == StdinMode::Required && shared.agent && io::stdin().is_terminal() {
@@ -211,9 +252,40 @@ impl App {
             )));
         };
         let args = Args::new(leaf.clone()).with_root(matches);
-        let context = Context::new(shared.clone(), index);
+        let context = Context::new(shared.clone(), index)
+            .with_dry_run(builtins::guard::dry_run(command, leaf));
         let ran = panics::catch(|| -> Result<(), Stop> {
             let reply = handler(&args, &context)?;
+            render::drive::reply(shared, reply)
+        });
+        match ran {
+            Ok(Ok(())) => Outcome::Success,
+            Ok(Err(stop)) => stop.into(),
+            Err(error) => Outcome::Failed(error),
+        }
+    }
+}
+
+impl App {
+    fn run_builtin(
+        &self,
+        shared: &Arc<Shared>,
+        builtin: builtins::Builtin,
+        matches: &clap::ArgMatches,
+        leaf: &clap::ArgMatches,
+    ) -> Outcome {
+        {
+            let mut output = shared.lock();
+            output.command = Some(builtin.name().to_owned());
+            let command = Some(builtin.name().to_owned());
+            output.profile.configure(CallOptions {
+                format: None,
+                command,
+            });
+        }
+        let args = Args::new(leaf.clone()).with_root(matches);
+        let ran = panics::catch(|| -> Result<(), Stop> {
+            let reply = builtins::run(builtin, &self.registry, &self.health_checks, &args)?;
             render::drive::reply(shared, reply)
         });
         match ran {

@@ -17,6 +17,8 @@ pub const AGENT_ENV: &str = "PAS_AGENT";
 pub const AUDIT_LOG_FLAG: &str = "--audit-log";
 /// The hidden flag that prints the registry back as a JSON spec.
 pub const SPEC_FLAG: &str = "--pas-spec";
+/// The flag that runs the conformance checks on the tool itself (PAS 9.2).
+pub const VALIDATE_FLAG: &str = "--validate-pas";
 
 /// What the pre-scan found.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -31,6 +33,8 @@ pub(crate) struct Prescan {
     pub audit_log_missing: bool,
     /// `--pas-spec` was given.
     pub print_spec: bool,
+    /// `--validate-pas` was given.
+    pub validate: bool,
     /// `--help` or `-h` was given before `--`.
     pub help: bool,
 }
@@ -67,6 +71,9 @@ pub(crate) fn prescan(args: impl IntoIterator<Item = OsString>, env_agent: bool)
             continue;
         } else if bytes == SPEC_FLAG.as_bytes() {
             found.print_spec = true;
+            continue;
+        } else if bytes == VALIDATE_FLAG.as_bytes() {
+            found.validate = true;
             continue;
         } else if bytes == AUDIT_LOG_FLAG.as_bytes() {
             match args.next() {

@@ -41,13 +41,31 @@ pub(crate) fn augment(cmd: clap::Command, registry: &Registry) -> clap::Command 
                 .help("Append one JSON line per call to FILE (secrets redacted)"),
         );
     }
-    if !registry.examples.is_empty() {
-        cmd = with_examples(cmd, &registry.examples);
+    // A command at the root (a one-command tool) shares the root's help with the tool: its
+    // examples join the tool's in one block, each command line once.
+    let mut root_examples = registry.examples.clone();
+    for command in registry
+        .commands
+        .iter()
+        .filter(|c| c.argv_path().is_empty())
+    {
+        for example in &command.examples {
+            if !root_examples.iter().any(|e| e.command == example.command) {
+                root_examples.push(example.clone());
+            }
+        }
+    }
+    if !root_examples.is_empty() {
+        cmd = with_examples(cmd, &root_examples);
     }
     for command in &registry.commands {
         let path = command.argv_path();
         let list = command.output == OutputKind::List;
-        let examples = &command.examples;
+        let examples: &[Example] = if path.is_empty() {
+            &[]
+        } else {
+            &command.examples
+        };
         if !list && examples.is_empty() {
             continue;
         }
@@ -77,7 +95,7 @@ fn has_long(cmd: &clap::Command, long: &str) -> bool {
 
 /// Applies `f` to the subcommand at `path`, keeping the subcommands' order (clap's
 /// `mut_subcommand` moves the changed one last). A path clap does not have is left alone.
-fn at_path(
+pub(crate) fn at_path(
     mut cmd: clap::Command,
     path: &[String],
     f: &mut dyn FnMut(clap::Command) -> clap::Command,

@@ -23,7 +23,9 @@ pub fn arg_id(param: &Parameter) -> String {
 /// the app is built; this face adds only what the registry says.
 pub fn command_from_registry(registry: &Registry) -> clap::Command {
     let mut tree = Node::default();
-    for command in &registry.commands {
+    // The level 3 and 4 verbs (`ls`, `cat`, ...) are commands too, so help and docs agree.
+    let commands = registry.all_commands();
+    for command in &commands {
         tree.insert(&command.argv_path(), command);
     }
     let mut root = clap::Command::new(registry.name.clone()).about(registry.summary.clone());

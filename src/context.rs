@@ -15,11 +15,28 @@ use crate::progress::Progress;
 pub struct Context {
     shared: Arc<Shared>,
     command: usize,
+    dry_run: bool,
 }
 
 impl Context {
     pub(crate) fn new(shared: Arc<Shared>, command: usize) -> Self {
-        Context { shared, command }
+        Context {
+            shared,
+            command,
+            dry_run: false,
+        }
+    }
+
+    /// Marks the call as a dry run (`--dry-run` on a command whose spec says `dryRun`).
+    pub(crate) fn with_dry_run(mut self, dry_run: bool) -> Self {
+        self.dry_run = dry_run;
+        self
+    }
+
+    /// `--dry-run` was given: validate and report what would change, and change nothing.
+    /// Always false for a command whose spec does not say `dryRun`.
+    pub fn dry_run(&self) -> bool {
+        self.dry_run
     }
 
     /// Agent mode is on. Handlers rarely need this: the profile renders for the mode. It is

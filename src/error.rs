@@ -18,7 +18,9 @@ pub struct Error {
     code: Cow<'static, str>,
     message: String,
     suggestion: Option<String>,
-    details: Option<Value>,
+    // Boxed: a `Value` is 72 bytes with serde_json's `preserve_order` (which `toon-format`
+    // turns on), and every `Result<_, Error>` would carry that size.
+    details: Option<Box<Value>>,
 }
 
 impl Error {
@@ -56,7 +58,7 @@ impl Error {
 
     /// Adds machine-readable context (the value that failed, the limit hit, ...).
     pub fn with_details(mut self, details: Value) -> Self {
-        self.details = Some(details);
+        self.details = Some(Box::new(details));
         self
     }
 
@@ -77,7 +79,7 @@ impl Error {
 
     /// The details, if any.
     pub fn details(&self) -> Option<&Value> {
-        self.details.as_ref()
+        self.details.as_deref()
     }
 
     /// Every text of the error, mutably, so redaction can reach all of them.
@@ -85,7 +87,7 @@ impl Error {
         (
             &mut self.message,
             self.suggestion.as_mut(),
-            self.details.as_mut(),
+            self.details.as_deref_mut(),
         )
     }
 }

@@ -38,6 +38,17 @@
 //!   SIGINT/SIGTERM end it with `INTERRUPTED` (130) / `TERMINATED` (143) after a whole line.
 //! - Secret parameters are `[REDACTED]` in errors and in `--audit-log FILE` records.
 //! - `--pas-spec` prints the registry back as a JSON spec.
+//! - `--validate-pas` (PAS 9.2) runs `pas-gen conform`'s checks on the tool's own binary at its
+//!   claimed level and contract: the same report (NDJSON with `--agent`); exit 1 when not met.
+//!
+//! # The `compose` profile
+//!
+//! One envelope per call on stdout, machine output always on (see `profile/compose.rs`):
+//! `{"ok":true,"data","meta":{"tool","elapsed","count"?,"total"?,"hasMore"?,"cursor"?}}` or
+//! `{"ok":false,"error":{"code","message","hint"},"meta"}`; exit 0, 1, or 2 for `blocking`
+//! codes; built-ins `tools [NAME]`, `health` ([`App::health_check`]), `config show`, `--toon`;
+//! `--dry-run` ([`Context::dry_run`]) and an enforced `--force` on destructive commands. A paged
+//! list returns [`Reply::page`] with a [`Page`].
 
 pub use pas_spec as spec;
 
@@ -45,12 +56,15 @@ mod app;
 mod args;
 pub mod argv;
 mod audit;
+mod builtins;
 mod clap_augment;
 pub mod clap_face;
 pub mod codes;
 mod context;
+mod doc_commands;
 mod error;
 pub mod faces;
+mod items;
 pub mod level;
 mod output;
 mod panics;
@@ -63,18 +77,31 @@ mod reply;
 mod route;
 mod signals;
 pub mod tool;
+mod validate;
 
 pub use app::{App, Handler};
 pub use args::Args;
+pub use builtins::guard::FORCE_REQUIRED;
+pub use builtins::health::{Check, CheckStatus, HealthCheck};
+pub use builtins::tools::UNKNOWN_TOOL;
 pub use context::Context;
 pub use error::Error;
+pub use items::Items;
 pub use progress::Progress;
 pub use redact::REDACTED;
-pub use reply::Reply;
+pub use reply::{Page, Reply};
 pub use tool::{AgentTool, registry_of, run};
 
 /// `#[derive(AgentTool)]`: see [`tool`] and the `pas-macros` crate for its `#[agent(...)]` keys.
 pub use pas_macros::AgentTool;
+
+/// `pas::include_spec!("spec.yaml")`: the spec-first tool, at compile time. The path is relative
+/// to the crate's `Cargo.toml`; the spec is loaded and validated as `pas-gen check` does (every
+/// error a compile error naming file:line:col), and expands to what `pas-gen generate` writes:
+/// the clap types deriving [`AgentTool`], a `Handlers` trait with one typed method per command,
+/// and `app(handlers) -> App`. Put it in a module of its own (`mod spec { pas::include_spec!(..); }`);
+/// the crate needs `clap`, `serde`, `serde_json` and `schemars` as dependencies.
+pub use pas_macros::include_spec;
 
 /// What `#[derive(AgentTool)]` expands to refers to; not a stable API.
 #[doc(hidden)]

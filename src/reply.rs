@@ -35,6 +35,21 @@ pub(crate) type NextItem = Box<dyn FnMut(Encoding, &mut Vec<u8>) -> Option<Resul
 pub(crate) struct Stream {
     pub(crate) kind: StreamKind,
     pub(crate) next: NextItem,
+    /// Where this page sits in the whole list (a paged list command), if the handler said.
+    pub(crate) page: Option<Page>,
+}
+
+/// Where one page of a list sits in the whole list. Known before the items are written (a
+/// handler asks its store for one more row than the page size to learn `has_more`), so a
+/// profile that needs it up front gets it, and the `pas` profile still streams NDJSON.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Page {
+    /// How many items the whole list has, when the handler knows.
+    pub total: Option<u64>,
+    /// More items follow this page.
+    pub has_more: bool,
+    /// What to pass as the cursor parameter to get the next page.
+    pub next_cursor: Option<String>,
 }
 
 /// One object, serialised when the reply is built (it borrows the value).
@@ -84,6 +99,21 @@ impl Reply {
     {
         Reply {
             body: Body::Stream(erase(StreamKind::List, items, None::<fn(&T) -> String>)),
+        }
+    }
+
+    /// One page of a paged list: the items, streamed like [`Reply::list`], and where the page
+    /// sits (the compose profile prints `meta.total`, `meta.hasMore` and `meta.cursor`).
+    pub fn page<T, I>(items: I, page: Page) -> Reply
+    where
+        T: Serialize + 'static,
+        I: IntoIterator<Item = Result<T, Error>>,
+        I::IntoIter: 'static,
+    {
+        let mut stream = erase(StreamKind::List, items, None::<fn(&T) -> String>);
+        stream.page = Some(page);
+        Reply {
+            body: Body::Stream(stream),
         }
     }
 
@@ -154,6 +184,7 @@ where
     Stream {
         kind,
         next: Box::new(next),
+        page: None,
     }
 }
 

@@ -66,6 +66,6 @@ pub trait AgentTool {
 #[doc(hidden)]
 pub mod private {
     pub use super::probe::{
-        JsonSchemaOf, NoJsonSchema, NoToolFields, Probe, ToolFieldsOf, schema_of,
+        JsonSchemaOf, NoJsonSchema, NoToolFields, Probe, ToolFieldsOf, schema_from_json, schema_of,
     };
 }

@@ -58,7 +58,7 @@ fn the_environment_variable_turns_agent_mode_on() {
 fn without_agent_the_output_is_for_people() {
     let object = run(&["item", "get", "7", "--verbose"]);
     // json! objects sort their keys; the text keeps whatever order the JSON has.
-    assert_eq!(stdout(&object), "history: created\nid: 7\nname: item-7\n");
+    assert_eq!(stdout(&object), "id: 7\nname: item-7\nhistory: created\n");
     let list = run(&["item", "list", "-n", "2"]);
     assert_eq!(
         stdout(&list),

@@ -41,7 +41,7 @@ fn piped_stdin_is_read() {
         .unwrap();
     let out = child.wait_with_output().unwrap();
     assert_eq!(code(&out), 0);
-    assert_eq!(stdout(&out), "{\"bytes\":8,\"lines\":2}\n");
+    assert_eq!(stdout(&out), "{\"lines\":2,\"bytes\":8}\n");
 }
 
 #[test]

@@ -1,11 +1,15 @@
 //! pas benchmarks. Each subcommand measures one thing against a baseline measured in the same
 //! run, prints a Markdown table and refreshes its section of BENCHMARKS.md.
 //!
-//! Usage: `cargo run --release -p pas-bench -- check`
+//! Usage: `cargo run --release -p pas-bench -- check|runtime|compose|tokens|new`
 
 mod check;
+mod compose;
 mod measure;
 mod report;
+mod runtime;
+mod scaffold;
+mod tokens;
 mod tools;
 
 fn main() {
@@ -13,8 +17,12 @@ fn main() {
     match args.first().map(String::as_str) {
         Some("__rss") => measure::rss_wrapper(&args[1..]),
         Some("check") => check::run(),
+        Some("runtime") => runtime::run(),
+        Some("compose") => compose::run(),
+        Some("tokens") => tokens::run(),
+        Some("new") => scaffold::run(),
         _ => {
-            eprintln!("usage: pas-bench check");
+            eprintln!("usage: pas-bench check|runtime|compose|tokens|new");
             std::process::exit(2);
         }
     }

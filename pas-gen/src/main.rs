@@ -5,8 +5,13 @@
 //! stderr, semantic exit codes, `--agent --help`), exactly as it does for the CLIs it checks.
 
 mod check;
+mod cmd_conform;
+mod cmd_docs;
+mod cmd_generate;
+mod cmd_new;
 mod commands;
 mod render;
+mod scaffold;
 
 use std::process::ExitCode;
 
@@ -19,5 +24,12 @@ fn main() -> ExitCode {
     pas::App::new(registry)
         .handler("check", commands::check)
         .handler("schema", commands::schema)
-        .run()
+        .handler("agent-help", cmd_docs::agent_help)
+        .handler("llm", cmd_docs::llm)
+        .handler("catalog", cmd_docs::catalog)
+        .handler("mcp", cmd_docs::mcp)
+        .handler("new", cmd_new::new)
+        .handler("generate", cmd_generate::generate)
+        .handler("conform", cmd_conform::run)
+        .run_from(cmd_docs::route_help(std::env::args_os()))
 }

@@ -68,6 +68,10 @@ pub(crate) struct CommandAttrs {
     pub output: Option<Type>,
     pub kind: Option<LitStr>,
     pub input: Option<Type>,
+    /// `output_schema = "{...}"`: the JSON Schema itself, as a spec writes it (spec-first code).
+    pub output_schema: Option<LitStr>,
+    /// `input_schema = "{...}"`.
+    pub input_schema: Option<LitStr>,
     pub errors: Vec<Ident>,
     pub examples: Vec<ExampleAttr>,
     pub anti_patterns: Vec<AntiPatternAttr>,
@@ -202,6 +206,8 @@ fn command_entries(entries: Vec<Entry>, scope: Scope, ctxt: &Ctxt) -> CommandAtt
             "output" => command.output = entry.ty(usage, ctxt),
             "kind" => command.kind = entry.string(usage, ctxt),
             "input" => command.input = entry.ty(usage, ctxt),
+            "output_schema" => command.output_schema = entry.string(usage, ctxt),
+            "input_schema" => command.input_schema = entry.string(usage, ctxt),
             "errors" => command.errors = errors(&entry, usage, ctxt),
             "example" => command.examples.extend(example(&entry, usage, ctxt)),
             "anti_pattern" => command

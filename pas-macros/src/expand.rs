@@ -270,6 +270,16 @@ fn command_meta(command: &CommandAttrs) -> TokenStream {
     if let Some(input) = &command.input {
         set("input_schema", some(schema_of(input)));
     }
+    // A schema written as JSON (spec-first code) is kept exactly, which a Rust type's schemars
+    // schema could not promise; `valid.rs` has checked it parses.
+    for (key, lit) in [
+        ("output_schema", &command.output_schema),
+        ("input_schema", &command.input_schema),
+    ] {
+        if let Some(lit) = lit {
+            set(key, some(quote!(::pas::__private::schema_from_json(#lit))));
+        }
+    }
     if let Some(stdin) = &command.stdin {
         let variant = match stdin.value().as_str() {
             "optional" => quote!(Optional),

@@ -74,6 +74,8 @@
 //! | `kind` | `kind = "list"` | `output`: `"object"` (default), `"list"`, `"document"`, `"events"`, `"none"` |
 //! | `output` | `output = Task` | `outputSchema` (of one item for lists), from `schemars`; required for `kind = "list"` |
 //! | `input` | `input = NewTask` | `inputSchema`, from `schemars` |
+//! | `output_schema` | `output_schema = "{\"type\":\"object\"}"` | `outputSchema`, exactly this JSON (what spec-first code writes); instead of `output` |
+//! | `input_schema` | `input_schema = "{...}"` | `inputSchema`, exactly this JSON; instead of `input` |
 //! | `errors` | `errors(NOT_FOUND, CONFLICT)` | `errors` |
 //! | `example` | `example("todo --agent task create x", "...")` | one of `examples`; repeatable |
 //! | `anti_pattern` | `anti_pattern("...", "...")` | one of `antiPatterns`; repeatable |
@@ -104,6 +106,7 @@ mod ast;
 mod attr;
 mod ctxt;
 mod expand;
+mod spec;
 mod valid;
 
 use proc_macro::TokenStream;
@@ -113,4 +116,11 @@ use proc_macro::TokenStream;
 pub fn derive_agent_tool(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     expand::derive(&input).into()
+}
+
+/// `include_spec!("path/to/spec.yaml")`: the spec-first tool at compile time. See
+/// `pas::include_spec` for what it expands to.
+#[proc_macro]
+pub fn include_spec(input: TokenStream) -> TokenStream {
+    spec::include_spec(input.into()).into()
 }

@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 
+use pas_spec::naming::{is_kebab, is_upper_snake};
 use pas_spec::{Effect, OutputKind, Profile};
 use proc_macro2::Ident;
 use quote::ToTokens;
@@ -194,8 +195,22 @@ fn command(command: &CommandAttrs, codes: &Codes, ctxt: &Ctxt) {
         None => Some(OutputKind::Object),
         Some(lit) => spelled(lit, "kind", &kinds.map(OutputKind::as_str), ctxt).map(|i| kinds[i]),
     };
+    for (schema, key) in [
+        (&command.output_schema, "output_schema"),
+        (&command.input_schema, "input_schema"),
+    ] {
+        if let Some(lit) = schema {
+            json_schema_text(lit, key, ctxt);
+        }
+    }
+    if let (Some(ty), Some(_)) = (&command.output, &command.output_schema) {
+        ctxt.spanned(
+            ty,
+            "give `output = Type` or `output_schema = \"...\"`, not both",
+        );
+    }
     match (kind, &command.output, &command.kind) {
-        (Some(OutputKind::List), None, Some(lit)) => ctxt.spanned(
+        (Some(OutputKind::List), None, Some(lit)) if command.output_schema.is_none() => ctxt.spanned(
             lit,
             "a `list` command needs the type of one item: add `output = Item` (a type deriving `schemars::JsonSchema`)",
         ),
@@ -329,26 +344,14 @@ fn not_blank(lit: &LitStr, what: &str, ctxt: &Ctxt) {
     }
 }
 
-/// Lowercase ASCII letters and digits in hyphen-separated parts, starting with a letter (the
-/// spec's rule for command and parameter names).
-fn is_kebab(text: &str) -> bool {
-    text.starts_with(|c: char| c.is_ascii_lowercase())
-        && text.split('-').all(|part| {
-            !part.is_empty()
-                && part
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-        })
-}
-
-fn is_upper_snake(text: &str) -> bool {
-    text.starts_with(|c: char| c.is_ascii_uppercase())
-        && text.split('_').all(|part| {
-            !part.is_empty()
-                && part
-                    .bytes()
-                    .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
-        })
+/// `output_schema` and `input_schema` hold a JSON object (a JSON Schema), checked here so a typo
+/// is a compile error at the literal rather than a panic when the registry is built.
+fn json_schema_text(lit: &LitStr, key: &str, ctxt: &Ctxt) {
+    match serde_json::from_str::<serde_json::Value>(&lit.value()) {
+        Ok(serde_json::Value::Object(_)) => {}
+        Ok(_) => ctxt.spanned(lit, format!("`{key}` is a JSON Schema: a JSON object")),
+        Err(err) => ctxt.spanned(lit, format!("`{key}` is not JSON: {err}")),
+    }
 }
 
 /// `fileNotFound`, `file-not-found`, `File_Not_Found` -> `FILE_NOT_FOUND`, for suggestions.

@@ -8,11 +8,15 @@
 //! - [`write`]: the registry printed back as a YAML or JSON spec.
 //! - [`verbs`]: the level 3 and 4 verb commands synthesized from `resources`.
 //! - [`codes`]: every diagnostic code with its summary.
+//! - [`builtin_codes`]: the error constants and exit codes every built CLI has.
+//! - [`faces`]: the text faces (agent help, `.llm`, MCP `tools/list`), shared with the runtime.
 //!
 //! Parse, validate and emit are separate steps: [`check_source`] runs the first two.
 
+pub mod builtin_codes;
 pub mod codes;
 pub mod diagnostic;
+pub mod faces;
 pub mod load;
 pub mod model;
 pub mod schema;
@@ -25,6 +29,9 @@ pub use diagnostic::{Diagnostic, Location, Severity};
 pub use load::{Format, Source};
 pub use model::*;
 pub use source_map::SourceMap;
+/// Spelling rules and name mappings (kebab-case, UPPER_SNAKE_CASE, Rust identifiers) shared by the
+/// validator, the derive and the emitter, so all three accept and map names the same way.
+pub use validate::casing as naming;
 
 /// Parse and validate one source: the registry when it could be read, and every diagnostic
 /// (loader errors, or the validator's errors and warnings) with its location resolved.

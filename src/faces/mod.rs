@@ -1,6 +1,6 @@
 //! Text faces of the registry: pure functions from a registry to bytes.
 //!
-//! They depend on nothing but `pas_spec` and the built-in code table ([`crate::codes`], plain
-//! data), so they can move into `pas-spec` and `pas-gen help` can print the very same bytes.
+//! The renderers live in `pas-spec` ([`pas_spec::faces`]) so that `pas-gen` prints the very same
+//! bytes as the built CLI; this module keeps the runtime's `pas::faces` paths.
 
-pub mod agent_help;
+pub use pas_spec::faces::{agent_help, llm, mcp};

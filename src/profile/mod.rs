@@ -6,8 +6,10 @@
 //! touching a handler or the runtime's control flow. Items reach the profile already encoded in
 //! the form it asked for ([`Profile::item_encoding`]), so a profile costs no extra serialisation.
 
+pub(crate) mod compose;
 mod pas;
 
+use std::ffi::OsString;
 use std::io;
 use std::sync::Arc;
 
@@ -16,7 +18,7 @@ use pas_spec::{OutputKind, Registry};
 use crate::error::Error;
 use crate::output::Sinks;
 use crate::redact::Redactor;
-use crate::reply::{Encoding, Object, StreamKind};
+use crate::reply::{Encoding, Object, Page, StreamKind};
 
 /// How a profile wants handler progress shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,6 +36,8 @@ pub(crate) enum ProgressStyle {
 pub(crate) struct CallOptions {
     /// `--format` on a list command: `ndjson` or `array`.
     pub(crate) format: Option<String>,
+    /// The dotted name of the command (or built-in) argv selected.
+    pub(crate) command: Option<String>,
 }
 
 /// A rendering policy. All methods write whole lines only (see the output lock).
@@ -42,6 +46,8 @@ pub(crate) trait Profile: Send {
     fn configure(&mut self, options: CallOptions);
     /// The encoding stream items must arrive in.
     fn item_encoding(&self, kind: StreamKind) -> Encoding;
+    /// Where the coming list page sits in the whole list (before `stream_start`).
+    fn page(&mut self, _page: &Page) {}
     fn object(&mut self, sinks: &mut Sinks, object: &Object) -> io::Result<()>;
     fn stream_start(&mut self, sinks: &mut Sinks, kind: StreamKind) -> io::Result<()>;
     fn stream_item(&mut self, sinks: &mut Sinks, kind: StreamKind, item: &[u8]) -> io::Result<()>;
@@ -70,11 +76,20 @@ pub(crate) trait Profile: Send {
     fn progress_event(&mut self, sinks: &mut Sinks, event: &[u8]) -> io::Result<()>;
 }
 
-/// The profile for this tool and this call. Only `pas` exists yet; `compose` and `robot` fall
-/// back to it until their issues land (each will be one more arm here).
-pub(crate) fn for_call(registry: Arc<Registry>, agent: bool) -> Box<dyn Profile> {
+/// The profile for this tool and this call (`argv` after the pre-scan: `--toon` is read from
+/// it before clap parses, so a parse error is encoded as asked too). `robot` falls back to
+/// `pas` until its issue lands.
+pub(crate) fn for_call(
+    registry: Arc<Registry>,
+    agent: bool,
+    argv: &[OsString],
+) -> Box<dyn Profile> {
     match registry.profile {
-        pas_spec::Profile::Pas | pas_spec::Profile::Compose | pas_spec::Profile::Robot => {
+        pas_spec::Profile::Compose => {
+            let toon = compose::wants_toon(argv);
+            Box::new(compose::ComposeProfile::new(registry, agent, toon))
+        }
+        pas_spec::Profile::Pas | pas_spec::Profile::Robot => {
             Box::new(pas::PasProfile::new(registry, agent))
         }
     }

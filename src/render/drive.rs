@@ -3,8 +3,8 @@
 //! Streams are pulled one item at a time outside the output lock (the handler's iterator may
 //! block or report progress), and each encoded item is handed to the profile under the lock as
 //! one whole line. Between items the loop checks for SIGINT/SIGTERM; a panic inside the
-//! iterator is caught per item so a stream is still closed properly (e.g. a `--format=array`
-//! array gets its `]`) before the error is reported.
+//! iterator is caught (around the loop, which it ends) so a stream is still closed properly
+//! (e.g. a `--format=array` array gets its `]`) before the error is reported.
 
 use std::sync::Arc;
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -46,37 +46,53 @@ fn stream(shared: &Arc<Shared>, mut stream: Stream) -> Result<(), Stop> {
     let (encoding, live) = {
         let mut output = shared.lock();
         let output = &mut *output;
+        if let Some(page) = &stream.page {
+            output.profile.page(page);
+        }
         output.profile.stream_start(&mut output.sinks, kind)?;
         (
             output.profile.item_encoding(kind),
             output.sinks.stdout.live(),
         )
     };
-    let _flusher = live.then(|| Flusher::start(shared.clone()));
+    // Started only once a line is left waiting (a fast producer): a slow stream, or a one-line
+    // call, is flushed line by line and never pays for a thread.
+    let (mut flusher, mut flusher_tried) = (None::<Flusher>, false);
     // One buffer for every item: memory stays flat whatever the count.
     let mut line = Vec::with_capacity(1024);
-    let result = loop {
-        if let Some(error) = shared.stop_requested() {
-            break Err(Stop::Failed(error));
-        }
-        line.clear();
-        match panics::catch(|| (stream.next)(encoding, &mut line)) {
-            Ok(None) => break Ok(()),
-            Ok(Some(Ok(()))) => {
-                let mut output = shared.lock();
-                let output = &mut *output;
-                if let Err(err) = output.profile.stream_item(&mut output.sinks, kind, &line) {
-                    break Err(Stop::from(err));
-                }
+    // One catch around the whole loop rather than one per item (a panic ends the stream either
+    // way): the hot path is the producer, the lock and the profile, nothing more.
+    let caught = panics::catch(|| -> Result<(), Stop> {
+        loop {
+            if let Some(error) = shared.stop_requested() {
+                return Err(Stop::Failed(error));
             }
-            Ok(Some(Err(error))) | Err(error) => break Err(Stop::Failed(error)),
+            line.clear();
+            match (stream.next)(encoding, &mut line) {
+                None => return Ok(()),
+                Some(Err(error)) => return Err(Stop::Failed(error)),
+                Some(Ok(())) => {}
+            }
+            let mut output = shared.lock();
+            let output = &mut *output;
+            output.profile.stream_item(&mut output.sinks, kind, &line)?;
+            if live && !flusher_tried && output.sinks.stdout.pending() {
+                flusher_tried = true;
+                flusher = Flusher::start(shared.clone());
+                // Without the thread, the sink keeps its clock rule for every line.
+                output.sinks.stdout.set_ticking(flusher.is_some());
+            }
         }
-    };
+    });
+    let result = caught.unwrap_or_else(|error| Err(Stop::Failed(error)));
+    // The flusher is stopped (joined) before the lock is taken below, which it also takes.
+    drop(flusher);
+    let mut output = shared.lock();
+    let output = &mut *output;
+    output.sinks.stdout.set_ticking(false);
     if let Err(Stop::Closed) = result {
         return result;
     }
-    let mut output = shared.lock();
-    let output = &mut *output;
     let ended = output
         .profile
         .stream_end(&mut output.sinks, kind, result.is_ok());
@@ -92,7 +108,8 @@ struct Flusher {
 }
 
 impl Flusher {
-    fn start(shared: Arc<Shared>) -> Flusher {
+    /// `None` when the thread cannot be spawned.
+    fn start(shared: Arc<Shared>) -> Option<Flusher> {
         let (stop, stopped) = mpsc::channel::<()>();
         let tick = move || {
             while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(LINE_LATENCY) {
@@ -107,11 +124,11 @@ impl Flusher {
         let thread = std::thread::Builder::new()
             .name("pas-flush".to_owned())
             .spawn(tick)
-            .ok();
-        Flusher {
+            .ok()?;
+        Some(Flusher {
             stop: Some(stop),
-            thread,
-        }
+            thread: Some(thread),
+        })
     }
 }
 

@@ -86,3 +86,9 @@ pub fn schema_of<T: JsonSchema + ?Sized>() -> Value {
         .into_root_schema_for::<T>()
         .to_value()
 }
+
+/// A JSON Schema written as JSON text (`output_schema = "..."`), which the derive has checked
+/// parses; a failure here is a bug in the derive, not in the tool.
+pub fn schema_from_json(text: &str) -> Value {
+    serde_json::from_str(text).expect("#[derive(AgentTool)] checked this schema is JSON")
+}

@@ -58,6 +58,14 @@ pub(crate) const COMMAND: &[(&str, &str)] = &[
     ("output", "output = Item"),
     ("kind", "kind = \"list\""),
     ("input", "input = NewItem"),
+    (
+        "output_schema",
+        "output_schema = \"{\\\"type\\\": \\\"object\\\"}\"",
+    ),
+    (
+        "input_schema",
+        "input_schema = \"{\\\"type\\\": \\\"object\\\"}\"",
+    ),
     ("errors", "errors(NOT_FOUND, CONFLICT)"),
     (
         "example",

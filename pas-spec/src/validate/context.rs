@@ -57,6 +57,9 @@ impl<'a> Context<'a> {
     pub fn reserved_word(&self, word: &str) -> Option<&'static str> {
         match (word, self.profile()) {
             ("help", _) => Some("the built-in `help` command"),
+            ("docs" | "completions" | "man", _) => {
+                Some("a built-in documentation command (`.llm`, completions, man page)")
+            }
             ("tools" | "health" | "config", Profile::Compose) => {
                 Some("a built-in command of the compose profile")
             }

@@ -9,7 +9,7 @@
 //! rule is linear in the size of the spec. The diagnostics are then put in document order
 //! ([`order`]), because the rule families run one after another, not in one walk of the document.
 
-mod casing;
+pub mod casing;
 mod commands;
 mod context;
 mod examples;

@@ -7,18 +7,21 @@
 
 use std::fmt::Write as _;
 
-use pas_spec::{Command, Effect, OutputKind, ParamKind, ParamType, Parameter, Registry, StdinMode};
-
-use crate::codes;
+use super::words::{
+    effect_line, exit_code_rows, one_line, output_label, output_text, param_facts, param_signature,
+    positional_signature, runtime_flag_rows, stdin_text, usage_line,
+};
+use crate::{Command, Example, ParamKind, Parameter, Registry, StdinMode};
 
 /// Help for the command or group at `path` (argv words; empty for the whole tool), or `None`
 /// when no command lives at or under that path.
 pub fn render(registry: &Registry, path: &[String]) -> Option<String> {
-    if let Some(command) = registry.commands.iter().find(|c| c.argv_path() == path) {
+    // The level 3 and 4 verbs are commands like any other: they are documented with the rest.
+    let commands = registry.all_commands();
+    if let Some(command) = commands.iter().find(|c| c.argv_path() == path) {
         return Some(render_command(registry, command));
     }
-    let under: Vec<&Command> = registry
-        .commands
+    let under: Vec<&Command> = commands
         .iter()
         .filter(|c| c.argv_path().starts_with(path))
         .collect();
@@ -56,13 +59,13 @@ pub fn render_command(registry: &Registry, command: &Command) -> String {
         let _ = writeln!(out, "Rate limit: {limit}.");
     }
 
-    let children: Vec<&Command> = registry
-        .commands
+    let commands = registry.all_commands();
+    let children: Vec<&Command> = commands
         .iter()
         .filter(|c| c.argv_path().len() > path.len() && c.argv_path().starts_with(&path))
         .collect();
     if !children.is_empty() {
-        commands_section(&mut out, registry, &children);
+        commands_section(&mut out, &children);
     }
 
     // Global flags are accepted by every command, so each command's contract lists them.
@@ -90,11 +93,22 @@ pub fn render_command(registry: &Registry, command: &Command) -> String {
         let _ = writeln!(out, "  {}", stdin_text(command.stdin));
     }
 
+    // A one-command tool's command is the tool: its patterns include the tool's own (for
+    // word-counter, the three of the PAS appendix), then the command's that are not among them.
+    let tool_examples: &[Example] = if path.is_empty() {
+        &registry.examples
+    } else {
+        &[]
+    };
+    let command_examples = command
+        .examples
+        .iter()
+        .filter(|e| !tool_examples.iter().any(|t| t.command == e.command));
     examples_section(
         &mut out,
-        command
-            .examples
+        tool_examples
             .iter()
+            .chain(command_examples)
             .map(|e| (&e.command, &e.description)),
     );
     let own: Vec<&str> = command.errors.iter().map(String::as_str).collect();
@@ -119,28 +133,12 @@ fn render_group(registry: &Registry, path: &[String], under: &[&Command]) -> Str
         "Help on one command: {} <command> --help",
         words.join(" ")
     );
-    commands_section(&mut out, registry, under);
+    commands_section(&mut out, under);
 
     if path.is_empty() {
         out.push('\n');
         section(&mut out, "GLOBAL FLAGS");
-        let mut rows = vec![
-            (
-                "--agent".to_owned(),
-                "Machine mode: JSON on stdout, JSON errors on stderr, no colour, no prompt. \
-                 Same as PAS_AGENT=1."
-                    .to_owned(),
-            ),
-            (
-                "--audit-log <path>".to_owned(),
-                "Append one JSON line per call (time, command, redacted arguments, result)."
-                    .to_owned(),
-            ),
-            (
-                "--version".to_owned(),
-                "Print the name, version and PAS level.".to_owned(),
-            ),
-        ];
+        let mut rows = runtime_flag_rows();
         rows.extend(
             registry
                 .global_flags
@@ -202,10 +200,9 @@ fn columns(out: &mut String, rows: &[(String, String)], sep: &str) {
     }
 }
 
-fn commands_section(out: &mut String, registry: &Registry, commands: &[&Command]) {
+fn commands_section(out: &mut String, commands: &[&Command]) {
     out.push('\n');
     section(out, "COMMANDS");
-    let _ = registry;
     let rows: Vec<(String, String)> = commands
         .iter()
         .map(|c| {
@@ -214,173 +211,34 @@ fn commands_section(out: &mut String, registry: &Registry, commands: &[&Command]
                 left.push(' ');
                 left.push_str(&positional_signature(param));
             }
-            let right = format!("{} -> {}", one_line(&c.description), output_label(c.output));
+            let mut right = format!("{} -> {}", one_line(&c.description), output_label(c.output));
+            // Every parameter with its type, so one read of the tool's help is the whole
+            // signature; the command's own help adds defaults, constraints and meanings.
+            let types: Vec<String> = c.parameters.iter().map(param_type_brief).collect();
+            if !types.is_empty() {
+                right.push_str(" | ");
+                right.push_str(&types.join(", "));
+            }
             (left.trim_start().to_owned(), right)
         })
         .collect();
     columns(out, &rows, "");
 }
 
-fn usage_line(registry: &Registry, path: &[String], command: &Command) -> String {
-    let mut words = vec![registry.name.clone(), "--agent".to_owned()];
-    words.extend(path.iter().cloned());
-    let mut optional_flags = false;
-    for param in &command.parameters {
-        match param.kind {
-            ParamKind::Flag if param.required => {
-                words.push(format!("{} <{}>", flag_name(param), type_word(param)));
-            }
-            ParamKind::Flag => optional_flags = true,
-            _ => words.push(positional_signature(param)),
-        }
-    }
-    if optional_flags || !registry.global_flags.is_empty() {
-        words.push("[flags]".to_owned());
-    }
-    words.join(" ")
-}
-
-fn flag_name(param: &Parameter) -> String {
-    format!("--{}", param.name)
-}
-
-fn positional_signature(param: &Parameter) -> String {
-    let dots = if param.kind == ParamKind::Variadic {
-        "..."
-    } else {
-        ""
+/// `--name type`, `<name> type`: `a|b` for an enum, `type[]` for many values.
+fn param_type_brief(param: &Parameter) -> String {
+    let name = match param.kind {
+        ParamKind::Flag => format!("--{}", param.name),
+        ParamKind::Positional | ParamKind::Variadic => format!("<{}>", param.name),
     };
-    if param.required {
-        format!("<{}>{dots}", param.name)
-    } else {
-        format!("[<{}>{dots}]", param.name)
-    }
-}
-
-fn param_signature(param: &Parameter) -> String {
-    match param.kind {
-        ParamKind::Flag => {
-            let mut text = match param.short {
-                Some(short) => format!("-{short}, {}", flag_name(param)),
-                None => flag_name(param),
-            };
-            if param.ty != ParamType::Boolean {
-                let _ = write!(text, " <{}>", type_word(param));
-            }
-            text
-        }
-        ParamKind::Positional | ParamKind::Variadic => {
-            let dots = if param.kind == ParamKind::Variadic {
-                "..."
-            } else {
-                ""
-            };
-            format!("<{}>{dots}", param.name)
-        }
-    }
-}
-
-/// The JSON type of one value as given on the command line.
-fn type_word(param: &Parameter) -> &'static str {
-    param.element_type().as_str()
-}
-
-/// Type, constraints and meaning of a parameter, in one line.
-fn param_facts(param: &Parameter) -> String {
-    let mut facts: Vec<String> = Vec::new();
-    facts.push(
-        if param.kind == ParamKind::Flag && param.ty == ParamType::Boolean {
-            "boolean switch".to_owned()
-        } else if param.is_many() {
-            let how = if param.kind == ParamKind::Variadic {
-                ""
-            } else {
-                ", repeat the flag"
-            };
-            format!("array of {}{how}", type_word(param))
-        } else {
-            type_word(param).to_owned()
-        },
-    );
-    if param.required {
-        facts.push("required".to_owned());
-    }
-    if let Some(values) = &param.values {
-        facts.push(format!("one of: {}", values.join(", ")));
-    }
-    if let Some(default) = &param.default
-        && !param.secret
-    {
-        facts.push(format!("default {default}"));
-    }
-    if let Some(env) = &param.env {
-        facts.push(format!("env {env}"));
-    }
-    if param.secret {
-        facts.push("secret (redacted in errors and logs)".to_owned());
-    }
-    let mut text = facts.join(", ");
-    text.push('.');
-    if !param.description.is_empty() {
-        text.push(' ');
-        text.push_str(&one_line(&param.description));
-    }
-    text
-}
-
-fn effect_line(command: &Command) -> String {
-    let idempotent = if command.is_idempotent() {
-        "idempotent"
-    } else {
-        "not idempotent"
+    let mut ty = match &param.values {
+        Some(values) => values.join("|"),
+        None => param.element_type().as_str().to_owned(),
     };
-    let extra = match command.effect {
-        Effect::Destructive => "; needs --force",
-        _ => "",
-    };
-    let dry_run = if command.dry_run {
-        "; --dry-run changes nothing"
-    } else {
-        ""
-    };
-    format!(
-        "Effect: {}, {idempotent}{extra}{dry_run}.",
-        command.effect.as_str()
-    )
-}
-
-fn output_label(kind: OutputKind) -> &'static str {
-    match kind {
-        OutputKind::Object => "object",
-        OutputKind::List => "NDJSON",
-        OutputKind::Document => "Markdown",
-        OutputKind::Events => "NDJSON events",
-        OutputKind::None => "nothing",
+    if param.is_many() {
+        ty.push_str("[]");
     }
-}
-
-fn output_text(kind: OutputKind) -> &'static str {
-    match kind {
-        OutputKind::Object => "One JSON object on stdout.",
-        OutputKind::List => {
-            "NDJSON on stdout: one JSON value per line, streamed as produced. --format=array \
-             prints one JSON array instead. On failure the lines already written stay (whole \
-             lines only), then the error goes to stderr."
-        }
-        OutputKind::Document => "A Markdown document on stdout.",
-        OutputKind::Events => "NDJSON events on stdout, one per line, as they happen.",
-        OutputKind::None => "Nothing on stdout; the exit code is the result.",
-    }
-}
-
-fn stdin_text(mode: StdinMode) -> &'static str {
-    match mode {
-        StdinMode::None => "Does not read stdin.",
-        StdinMode::Optional => "Reads stdin when data is piped in; ignores a terminal.",
-        StdinMode::Required => {
-            "Reads stdin: pipe the data in. A terminal on stdin fails at once with MISSING_INPUT."
-        }
-    }
+    format!("{name} {ty}")
 }
 
 fn examples_section<'a>(
@@ -408,35 +266,8 @@ fn examples_section<'a>(
 fn error_codes_section(out: &mut String, registry: &Registry, only: Option<&[&str]>) {
     out.push('\n');
     section(out, "ERROR CODES");
-    let mut rows: Vec<(u16, u8, String)> = vec![(0, 0, "Success".to_owned())];
-    let mut exits: Vec<u8> = codes::BUILTINS.iter().map(|b| b.exit).collect();
-    exits.dedup();
-    for exit in exits {
-        let group: Vec<&codes::Builtin> =
-            codes::BUILTINS.iter().filter(|b| b.exit == exit).collect();
-        let names: Vec<&str> = group.iter().map(|b| b.name).collect();
-        rows.push((
-            u16::from(exit),
-            0,
-            format!("{} ({})", group[0].meaning, names.join(", ")),
-        ));
-    }
-    for code in &registry.exit_codes {
-        if codes::builtin(&code.name).is_some() {
-            continue;
-        }
-        if only.is_some_and(|names| !names.contains(&code.name.as_str())) {
-            continue;
-        }
-        rows.push((
-            code.code,
-            1,
-            format!("{} ({})", one_line(&code.meaning), code.name),
-        ));
-    }
-    // Stable: by exit code, built-ins first, then declaration order.
-    rows.sort_by_key(|(code, origin, _)| (*code, *origin));
-    for (code, _, text) in rows {
+    let rows = exit_code_rows(registry, only);
+    for (code, text) in rows {
         let _ = writeln!(out, "  {:<4}{text}", code);
     }
 }
@@ -444,7 +275,7 @@ fn error_codes_section(out: &mut String, registry: &Registry, only: Option<&[&st
 fn anti_patterns_section<'a>(
     out: &mut String,
     registry: &Registry,
-    patterns: impl Iterator<Item = &'a pas_spec::AntiPattern>,
+    patterns: impl Iterator<Item = &'a crate::AntiPattern>,
 ) {
     out.push('\n');
     section(out, "ANTI-PATTERNS");
@@ -456,9 +287,4 @@ fn anti_patterns_section<'a>(
         "Text for people, not a contract; add --agent for JSON.".to_owned(),
     ));
     columns(out, &rows, "# ");
-}
-
-/// Registry texts may hold newlines; help lines must not.
-fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }

@@ -1,0 +1,41 @@
+//! `word-counter --validate-pas` (PAS 9.2): the tool runs the conformance checks on itself and
+//! meets level 2 with every check passed (the same engine as `pas-gen conform`).
+
+use std::process::Command;
+
+use serde_json::Value;
+
+#[test]
+fn word_counter_validates_itself_at_level_2() {
+    let out = Command::new(env!("CARGO_BIN_EXE_word-counter"))
+        .args(["--agent", "--validate-pas"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let (summary, checks) = lines.split_last().unwrap();
+    for check in checks {
+        assert_eq!(check["status"], "pass", "{check}");
+    }
+    assert_eq!(checks.len(), 18);
+    assert_eq!(summary["levelMet"], 2);
+    assert_eq!(summary["ok"], true);
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn the_human_report_ends_with_the_level() {
+    let out = Command::new(env!("CARGO_BIN_EXE_word-counter"))
+        .arg("--validate-pas")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("✓ agent.any_position"), "{text}");
+    assert!(
+        text.trim_end().ends_with("18 passed, 0 failed, 0 skipped"),
+        "{text}"
+    );
+}

@@ -1,0 +1,104 @@
+//! Level 4, the state contract (PAS 6): `rm` refuses an implicit or wildcard path without
+//! `--force`, and the outputs of `cp`, `rm`, `sync` and `feedback` have their PAS shapes.
+//!
+//! Level 4 tools write: these checks run the spec's examples of the state verbs for real, in the
+//! scratch directory, so point them at a sandboxed tool.
+
+use pas_spec::{Command, Registry};
+use serde_json::{Value, json};
+
+use super::streams::ndjson_lines;
+use super::{Verdict, words};
+use crate::context::Ctx;
+use crate::runner::{Call, Run};
+use crate::scratch::Scratch;
+
+/// rm without a path, and rm with a wildcard, must fail with a structured error and no output.
+pub fn rm_guard(ctx: &mut Ctx) -> Verdict {
+    let bare = ctx.machine(&words(&["rm"]));
+    let wildcard = ctx.machine(&words(&["rm", "/*"]));
+    let runs = [ctx.cached(&bare), ctx.cached(&wildcard)];
+    for run in &runs {
+        let refused = run.code.is_some_and(|c| c != 0) && !run.timed_out && run.stdout.is_empty();
+        if !refused {
+            return Verdict::fail("rm went ahead (or printed output) without --force", &[run]);
+        }
+        if let Err(why) = super::errors::stderr_error(run) {
+            return Verdict::fail(
+                format!("the refusal is not a structured error: {why}"),
+                &[run],
+            );
+        }
+    }
+    Verdict::pass(&[&runs[0], &runs[1]])
+}
+
+/// The PAS output schemas of the state verbs (one item, for the events of sync).
+fn verb_schemas() -> Vec<Command> {
+    let registry: Registry = serde_json::from_value(json!({
+        "specVersion": 1, "name": "x", "version": "0.0.0", "summary": "x",
+        "resources": [{"path": "/x", "verbs": ["cp", "rm", "sync", "feedback"]}],
+        "commands": []
+    }))
+    .expect("a minimal registry deserialises");
+    pas_spec::verbs::verb_commands(&registry)
+}
+
+/// state.shapes: each example of a state verb in the spec, run, prints its PAS shape.
+pub fn shapes(ctx: &mut Ctx) -> Verdict {
+    let Some(registry) = ctx.registry.clone() else {
+        return Verdict::skip("no spec: the examples of cp, rm, sync and feedback come from it");
+    };
+    let mut checked: Vec<Run> = Vec::new();
+    let mut missing = Vec::new();
+    for shape in verb_schemas() {
+        let Some(command) = registry
+            .all_commands()
+            .into_iter()
+            .find(|c| c.name == shape.name)
+        else {
+            missing.push(shape.name.clone());
+            continue;
+        };
+        let Some(example) = command.examples.first() else {
+            missing.push(shape.name.clone());
+            continue;
+        };
+        let Ok(words) = shell_words::split(&example.command) else {
+            continue;
+        };
+        let args: Vec<String> = words
+            .into_iter()
+            .skip(1)
+            .filter(|w| w != "--agent")
+            .collect();
+        if let Some(scratch) = &ctx.scratch {
+            Scratch::provide_files(scratch.path(), &args);
+        }
+        let args = ctx.machine(&args);
+        let run = ctx.run(&Call::new(&args));
+        let schema = shape.output_schema.clone().unwrap_or(Value::Null);
+        let validator = jsonschema::validator_for(&schema).expect("the verb schemas compile");
+        let items = ndjson_lines(&run.out()).unwrap_or_default();
+        if !run.exited(0) || items.is_empty() {
+            return Verdict::fail(
+                format!("`{}` did not succeed with JSON", example.command),
+                &[&run],
+            );
+        }
+        if let Some(bad) = items
+            .iter()
+            .find_map(|i| validator.iter_errors(i).next().map(|e| e.to_string()))
+        {
+            return Verdict::fail(format!("`{}`: {bad}", example.command), &[&run]);
+        }
+        checked.push(run);
+    }
+    if !missing.is_empty() {
+        return Verdict::fail(
+            format!("no command or no example for: {}", missing.join(", ")),
+            &[],
+        );
+    }
+    Verdict::pass(&checked.iter().collect::<Vec<_>>())
+}

@@ -1,0 +1,411 @@
+//! The checks: one small function each, grouped by the part of the contract they hold the tool
+//! to, and the table that says which contract and level demands each.
+
+mod agent_flag;
+mod compose;
+mod errors;
+mod help;
+mod level3;
+mod level4;
+mod robot;
+mod signals;
+mod streams;
+mod terminal;
+
+use crate::context::Ctx;
+use crate::report::{Evidence, Outcome};
+use crate::runner::Run;
+use crate::target::Contract;
+
+/// What a check function returns.
+pub struct Verdict {
+    pub outcome: Outcome,
+    pub reason: String,
+    pub evidence: Vec<Evidence>,
+}
+
+impl Verdict {
+    /// The tool keeps the rule; these runs show it.
+    pub fn pass(runs: &[&Run]) -> Verdict {
+        Verdict {
+            outcome: Outcome::Pass,
+            reason: String::new(),
+            evidence: runs.iter().map(|r| Evidence::of(r)).collect(),
+        }
+    }
+
+    /// The tool breaks the rule.
+    pub fn fail(reason: impl Into<String>, runs: &[&Run]) -> Verdict {
+        Verdict {
+            outcome: Outcome::Fail,
+            reason: reason.into(),
+            evidence: runs.iter().map(|r| Evidence::of(r)).collect(),
+        }
+    }
+
+    /// The check cannot run.
+    pub fn skip(reason: impl Into<String>) -> Verdict {
+        Verdict {
+            outcome: Outcome::Skip,
+            reason: reason.into(),
+            evidence: Vec::new(),
+        }
+    }
+
+    /// A pass with a note (e.g. what was not covered).
+    pub fn note(mut self, note: impl Into<String>) -> Verdict {
+        self.reason = note.into();
+        self
+    }
+}
+
+/// One row of the table.
+pub struct Check {
+    pub id: &'static str,
+    pub section: &'static str,
+    pub level: u8,
+    pub title: &'static str,
+    pub contracts: &'static [Contract],
+    pub run: fn(&mut Ctx) -> Verdict,
+}
+
+const PAS: &[Contract] = &[Contract::Pas];
+const COMPOSE: &[Contract] = &[Contract::Compose];
+const ROBOT: &[Contract] = &[Contract::Robot];
+const ALL: &[Contract] = &[Contract::Pas, Contract::Compose, Contract::Robot];
+
+macro_rules! check {
+    ($id:literal, $section:literal, $level:literal, $contracts:expr, $title:literal, $run:path) => {
+        Check {
+            id: $id,
+            section: $section,
+            level: $level,
+            title: $title,
+            contracts: $contracts,
+            run: $run,
+        }
+    };
+}
+
+/// Every check, in the order they run. Later checks read what earlier ones ran (errors.shape and
+/// exit_codes.* look at every run made before them), so the order matters.
+pub const CHECKS: &[Check] = &[
+    // Outputs first: they run the spec's examples that later checks reuse.
+    check!(
+        "output.json",
+        "PAS 2.1.1",
+        1,
+        PAS,
+        "examples print valid JSON (one value, or NDJSON lines)",
+        streams::json_valid
+    ),
+    check!(
+        "output.ndjson",
+        "PAS 3.1",
+        2,
+        PAS,
+        "list and events commands print NDJSON, one object per line",
+        streams::ndjson
+    ),
+    check!(
+        "output.schema",
+        "PAS 3.1",
+        2,
+        ALL,
+        "outputs validate against the spec's outputSchema",
+        streams::schema
+    ),
+    check!(
+        "output.format_array",
+        "PAS 3.1",
+        2,
+        PAS,
+        "--format=array prints one JSON array of the same items",
+        streams::format_array
+    ),
+    check!(
+        "output.deterministic",
+        "PAS 9.1",
+        2,
+        PAS,
+        "the same call prints the same bytes three times",
+        streams::deterministic
+    ),
+    check!(
+        "agent.any_position",
+        "PAS 2.1",
+        1,
+        PAS,
+        "--agent first, last or after the command gives the same bytes",
+        agent_flag::any_position
+    ),
+    check!(
+        "errors.unknown_flag",
+        "PAS 2.1.1",
+        1,
+        PAS,
+        "an unknown flag fails with stdout empty and a JSON error on stderr",
+        errors::unknown_flag
+    ),
+    check!(
+        "exit_codes.usage",
+        "PAS 3.3",
+        2,
+        PAS,
+        "an unknown flag exits 2 (misuse)",
+        errors::usage_exit
+    ),
+    check!(
+        "help.agent",
+        "PAS 4.1",
+        2,
+        PAS,
+        "--agent --help: USAGE, COMMON PATTERNS, ERROR CODES; exit 0; no ANSI",
+        help::agent_help
+    ),
+    check!(
+        "help.human",
+        "PAS 4.1",
+        2,
+        PAS,
+        "--help exits 0 and differs from the agent help",
+        help::human_help
+    ),
+    check!(
+        "version",
+        "PAS 9.2",
+        2,
+        ALL,
+        "--version exits 0 with one line naming the version",
+        help::version
+    ),
+    check!(
+        "streams.pipe_close",
+        "PAS 9.1",
+        1,
+        ALL,
+        "a reader that closes after one line (head -1) causes no stderr noise",
+        streams::pipe_close
+    ),
+    check!(
+        "terminal.no_ansi",
+        "PAS 2.1.3",
+        1,
+        ALL,
+        "machine output on a terminal has no ANSI codes or bells",
+        terminal::no_ansi
+    ),
+    check!(
+        "terminal.stdin",
+        "PAS 2.1.2",
+        1,
+        ALL,
+        "a terminal on stdin never blocks: every call ends on its own",
+        terminal::stdin_never_blocks
+    ),
+    check!(
+        "signals.sigterm",
+        "PAS 9.1",
+        2,
+        ALL,
+        "SIGTERM during a long call ends it promptly with whole lines",
+        signals::sigterm
+    ),
+    // Level 3: the navigation verbs.
+    check!(
+        "nav.ls",
+        "PAS 5.2",
+        3,
+        PAS,
+        "ls prints NDJSON of {path, type: file|dir}",
+        level3::ls
+    ),
+    check!(
+        "nav.cat",
+        "PAS 5.2",
+        3,
+        PAS,
+        "cat prints valid JSON",
+        level3::cat
+    ),
+    check!(
+        "nav.stat",
+        "PAS 5.2",
+        3,
+        PAS,
+        "stat prints {path, type, size (files)}",
+        level3::stat
+    ),
+    check!(
+        "nav.paths",
+        "PAS 5.3",
+        3,
+        PAS,
+        "root as / and as \"\", with and without a trailing slash, agree",
+        level3::paths
+    ),
+    // Level 4: the state verbs.
+    check!(
+        "state.rm_guard",
+        "PAS 6.1",
+        4,
+        PAS,
+        "rm without a path, or with a wildcard, is refused without --force",
+        level4::rm_guard
+    ),
+    check!(
+        "state.shapes",
+        "PAS 6.1-6.4",
+        4,
+        PAS,
+        "cp, rm, sync and feedback outputs have their PAS shapes",
+        level4::shapes
+    ),
+    // compose.
+    check!(
+        "compose.envelope",
+        "compose 3",
+        1,
+        COMPOSE,
+        "every call prints one {ok,data,meta} envelope on stdout",
+        compose::envelope_check
+    ),
+    check!(
+        "compose.error",
+        "compose 4",
+        1,
+        COMPOSE,
+        "an error is {ok:false,error:{code,message,hint},meta}, exit 1 or 2",
+        compose::error
+    ),
+    check!(
+        "compose.tools",
+        "compose 2",
+        1,
+        COMPOSE,
+        "tools: a catalog with globalFlags and every per-tool field",
+        compose::tools
+    ),
+    check!(
+        "compose.tools_order",
+        "compose 2",
+        1,
+        COMPOSE,
+        "tools are sorted by category, then name",
+        compose::tools_order
+    ),
+    check!(
+        "compose.tools_detail",
+        "compose 2",
+        1,
+        COMPOSE,
+        "tools <name> prints that tool's entry",
+        compose::tools_detail
+    ),
+    check!(
+        "compose.health",
+        "compose 1",
+        1,
+        COMPOSE,
+        "health: status ready|degraded|blocked and checks[] with fix",
+        compose::health
+    ),
+    check!(
+        "compose.config_show",
+        "compose 1",
+        1,
+        COMPOSE,
+        "config show prints an envelope",
+        compose::config_show
+    ),
+    check!(
+        "compose.toon",
+        "compose 3",
+        1,
+        COMPOSE,
+        "--toon prints the same envelope as TOON (not JSON)",
+        compose::toon
+    ),
+    check!(
+        "compose.exit_codes",
+        "compose 4",
+        1,
+        COMPOSE,
+        "every exit code seen is 0, 1 or 2",
+        compose::exit_codes
+    ),
+    // robot.
+    check!(
+        "robot.envelope",
+        "robot 3.1",
+        1,
+        ROBOT,
+        "every call prints the common envelope",
+        robot::envelope_check
+    ),
+    check!(
+        "robot.error",
+        "robot 3.3",
+        1,
+        ROBOT,
+        "an error is status:error with error{code,message,recoverable}",
+        robot::error
+    ),
+    check!(
+        "robot.exit_codes",
+        "robot 11",
+        1,
+        ROBOT,
+        "every exit code seen is a named code of the spec",
+        robot::exit_codes
+    ),
+    // Last: they judge every run made above.
+    check!(
+        "errors.shape",
+        "PAS 7.1",
+        1,
+        PAS,
+        "every error is JSON on stderr: UPPER_SNAKE error, message; stdout empty",
+        errors::shape
+    ),
+    check!(
+        "exit_codes.documented",
+        "PAS 3.3",
+        2,
+        PAS,
+        "every exit code seen or declared is listed in ERROR CODES",
+        errors::documented
+    ),
+    check!(
+        "exit_codes.semantic",
+        "PAS 3.3",
+        2,
+        PAS,
+        "every exit code seen is 0, 1, 2, 64-78, 100-125 or a signal's 128+n",
+        errors::semantic
+    ),
+];
+
+/// Skips when `runs` is empty, with the context's explanation.
+pub fn need_examples(ctx: &mut Ctx) -> Result<Vec<(crate::plan::Planned, Run)>, Verdict> {
+    let runs = ctx.example_runs();
+    if runs.is_empty() {
+        return Err(Verdict::skip(ctx.why_no_example()));
+    }
+    Ok(runs)
+}
+
+/// Parses one JSON value, or says why not.
+pub fn json(text: &str) -> Result<serde_json::Value, String> {
+    serde_json::from_str(text.trim_end_matches('\n')).map_err(|e| e.to_string())
+}
+
+/// Whether text has an ANSI escape or a bell.
+pub fn has_ansi(bytes: &[u8]) -> bool {
+    bytes.contains(&0x1b) || bytes.contains(&0x07)
+}
+
+/// The string words of an argv.
+pub fn words(args: &[&str]) -> Vec<String> {
+    args.iter().map(|s| (*s).to_owned()).collect()
+}

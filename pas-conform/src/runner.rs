@@ -1,0 +1,262 @@
+//! Running the tool under test: one call with a bounded wait, its output collected.
+//!
+//! Every call runs in its own process group so that a timeout, or the SIGTERM check, reaches the
+//! tool and anything it started (a shell script's children too). Signals are sent with the
+//! `kill` command rather than libc, so the engine needs no `unsafe`.
+
+use std::io::{Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+/// At most this much of a stream is kept; a tool that floods its output is still bounded.
+const KEEP: usize = 8 << 20;
+
+/// What the call's standard input is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stdin {
+    /// `/dev/null`: what an agent's harness usually gives.
+    Null,
+    /// A pipe that is written and closed.
+    Bytes(Vec<u8>),
+    /// A pipe that stays open and silent until the call ends: a reader would wait forever.
+    Held,
+}
+
+/// One invocation: the words after the program's own argv prefix.
+#[derive(Debug, Clone)]
+pub struct Call {
+    /// The arguments after the program.
+    pub args: Vec<String>,
+    /// Standard input.
+    pub stdin: Stdin,
+    /// The working directory (the scratch directory of examples).
+    pub cwd: Option<PathBuf>,
+}
+
+impl Call {
+    /// A call with `/dev/null` on stdin in the current directory.
+    pub fn new<S: AsRef<str>>(args: &[S]) -> Call {
+        Call {
+            args: args.iter().map(|a| a.as_ref().to_owned()).collect(),
+            stdin: Stdin::Null,
+            cwd: None,
+        }
+    }
+
+    /// The same call in this directory.
+    pub fn in_dir(mut self, dir: Option<&Path>) -> Call {
+        self.cwd = dir.map(Path::to_path_buf);
+        self
+    }
+
+    /// The same call with this stdin.
+    pub fn stdin(mut self, stdin: Stdin) -> Call {
+        self.stdin = stdin;
+        self
+    }
+}
+
+/// What a call did.
+#[derive(Debug, Clone, Default)]
+pub struct Run {
+    /// The whole argv, program first.
+    pub argv: Vec<String>,
+    /// The exit code, when the process exited.
+    pub code: Option<i32>,
+    /// The signal that ended it, when one did.
+    pub signal: Option<i32>,
+    /// Standard output (for a pty call: the terminal's whole screen).
+    pub stdout: Vec<u8>,
+    /// Standard error.
+    pub stderr: Vec<u8>,
+    /// The call did not end within the timeout and was killed.
+    pub timed_out: bool,
+    /// How long it ran.
+    pub elapsed: Duration,
+}
+
+impl Run {
+    /// stdout as text (lossy).
+    pub fn out(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+
+    /// stderr as text (lossy).
+    pub fn err(&self) -> String {
+        String::from_utf8_lossy(&self.stderr).into_owned()
+    }
+
+    /// The call exited with this code.
+    pub fn exited(&self, code: i32) -> bool {
+        !self.timed_out && self.code == Some(code)
+    }
+
+    /// A short description of how the call ended.
+    pub fn status(&self) -> String {
+        match (self.timed_out, self.code, self.signal) {
+            (true, _, _) => "timed out".to_owned(),
+            (_, Some(code), _) => format!("exit {code}"),
+            (_, None, Some(signal)) => format!("killed by signal {signal}"),
+            _ => "ended".to_owned(),
+        }
+    }
+}
+
+/// The process under test: its argv prefix (the program and any fixed arguments).
+#[derive(Debug, Clone)]
+pub struct Program {
+    /// The program and its fixed arguments, e.g. `["python3", "good.py"]`.
+    pub prefix: Vec<String>,
+    /// How long any one call may take.
+    pub timeout: Duration,
+    /// Environment variables every call gets (the scratch directory's XDG homes).
+    pub env: Vec<(String, String)>,
+}
+
+impl Program {
+    /// The whole argv of a call.
+    pub fn argv(&self, args: &[String]) -> Vec<String> {
+        self.prefix.iter().chain(args).cloned().collect()
+    }
+
+    /// Starts a call and returns the child with piped stdout and stderr (stdin as asked; a held
+    /// stdin is the child's to keep).
+    pub fn spawn(&self, call: &Call) -> std::io::Result<Child> {
+        let argv = self.argv(&call.args);
+        let mut command = Command::new(&argv[0]);
+        command
+            .args(&argv[1..])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .stdin(match call.stdin {
+                Stdin::Null => Stdio::null(),
+                Stdin::Bytes(_) | Stdin::Held => Stdio::piped(),
+            })
+            // A conformance run never inherits agent mode or colour settings: each check says
+            // what it wants, and human help must stay human.
+            .env_remove("PAS_AGENT")
+            .env_remove("NO_COLOR")
+            .env_remove("CLICOLOR_FORCE")
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
+            .process_group(0);
+        if let Some(dir) = &call.cwd {
+            command.current_dir(dir);
+        }
+        command.spawn()
+    }
+
+    /// Runs a call to its end or to the timeout, whichever comes first.
+    pub fn run(&self, call: &Call) -> Run {
+        let argv = self.argv(&call.args);
+        let started = Instant::now();
+        let mut child = match self.spawn(call) {
+            Ok(child) => child,
+            Err(err) => {
+                return Run {
+                    argv,
+                    stderr: format!("cannot start {}: {err}", self.prefix[0]).into_bytes(),
+                    ..Run::default()
+                };
+            }
+        };
+        // A held stdin stays open (and silent) until the call is over.
+        let mut held = None;
+        if let Some(mut stdin) = child.stdin.take() {
+            match &call.stdin {
+                Stdin::Bytes(bytes) => {
+                    let bytes = bytes.clone();
+                    // Written from a thread: a tool that never reads must not block us.
+                    thread::spawn(move || {
+                        let _ = stdin.write_all(&bytes);
+                    });
+                }
+                _ => held = Some(stdin),
+            }
+        }
+        let out = collect(child.stdout.take());
+        let err = collect(child.stderr.take());
+        let (status, timed_out) = wait(&mut child, self.timeout);
+        drop(held);
+        Run {
+            argv,
+            code: status.and_then(|s| s.code()),
+            signal: status.and_then(|s| s.signal()),
+            stdout: out.join().unwrap_or_default(),
+            stderr: err.join().unwrap_or_default(),
+            timed_out,
+            elapsed: started.elapsed(),
+        }
+    }
+
+    /// Runs a call on a pseudo-terminal (util-linux `script`): stdin, stdout and stderr are the
+    /// terminal, and the screen comes back as stdout. Stdin of `script` is held open, so a tool
+    /// that reads the terminal waits, as it would for a person.
+    pub fn run_on_pty(&self, args: &[String]) -> Run {
+        let line = shell_words::join(self.argv(args));
+        let script = Program {
+            prefix: vec!["script".into(), "-qec".into(), line, "/dev/null".into()],
+            timeout: self.timeout,
+            env: self.env.clone(),
+        };
+        let mut run = script.run(&Call::new::<&str>(&[]).stdin(Stdin::Held));
+        run.argv = self.argv(args);
+        run
+    }
+}
+
+/// Reads a stream to its end on a thread, keeping at most [`KEEP`] bytes.
+fn collect<R: Read + Send + 'static>(stream: Option<R>) -> JoinHandle<Vec<u8>> {
+    thread::spawn(move || {
+        let mut kept = Vec::new();
+        let Some(mut stream) = stream else {
+            return kept;
+        };
+        let mut buf = [0u8; 8192];
+        loop {
+            match stream.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    let room = KEEP.saturating_sub(kept.len());
+                    kept.extend_from_slice(&buf[..n.min(room)]);
+                }
+            }
+        }
+        kept
+    })
+}
+
+/// Waits for the child up to `timeout`; past it, kills its whole group.
+pub fn wait(child: &mut Child, timeout: Duration) -> (Option<std::process::ExitStatus>, bool) {
+    let deadline = Instant::now() + timeout;
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return (Some(status), false),
+            Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(10)),
+            _ => {
+                signal_group(child.id(), "KILL");
+                return (child.wait().ok(), true);
+            }
+        }
+    }
+}
+
+/// Sends a signal (`TERM`, `KILL`, ...) to the process group led by `pid`.
+pub fn signal_group(pid: u32, signal: &str) {
+    let _ = Command::new("kill")
+        .args([format!("-{signal}"), "--".into(), format!("-{pid}")])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+}
+
+/// Sends a signal to one process.
+pub fn signal(pid: u32, signal: &str) {
+    let _ = Command::new("kill")
+        .args([format!("-{signal}"), pid.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+}

@@ -1,0 +1,133 @@
+//! What is checked: the program, the contract it claims to keep, the level it claims, and its
+//! spec when one is known.
+
+use std::time::Duration;
+
+use pas_spec::{Profile, Registry};
+
+use crate::runner::{Call, Program};
+
+/// The contract a tool claims to keep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Contract {
+    /// PAS: `--agent`, raw JSON, JSON errors on stderr, levels 1 to 4.
+    Pas,
+    /// compose: one `{ok,data,meta}` envelope per call, `tools`, `health`, `config show`.
+    Compose,
+    /// robot: a versioned envelope with `status` and named exit codes.
+    Robot,
+}
+
+impl Contract {
+    /// The spelling on the command line and in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Contract::Pas => "pas",
+            Contract::Compose => "compose",
+            Contract::Robot => "robot",
+        }
+    }
+
+    /// Parses `pas`, `compose` or `robot`.
+    pub fn parse(word: &str) -> Option<Contract> {
+        match word {
+            "pas" => Some(Contract::Pas),
+            "compose" => Some(Contract::Compose),
+            "robot" => Some(Contract::Robot),
+            _ => None,
+        }
+    }
+}
+
+impl From<Profile> for Contract {
+    fn from(profile: Profile) -> Contract {
+        match profile {
+            Profile::Pas => Contract::Pas,
+            Profile::Compose => Contract::Compose,
+            Profile::Robot => Contract::Robot,
+        }
+    }
+}
+
+/// Everything a conformance run needs to know about the tool.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// How to run it.
+    pub program: Program,
+    /// Its spec, from `--spec` or from the tool itself (`--pas-spec`).
+    pub registry: Option<Registry>,
+    /// The contract checked.
+    pub contract: Contract,
+    /// The level claimed (1 to 4).
+    pub claimed: u8,
+}
+
+/// The default bound on any one call.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+impl Target {
+    /// Resolves what was not given: the spec from the tool's own `--pas-spec` (tools built with
+    /// pas print it), the contract from the spec's profile, the level from the spec or from
+    /// `--version`'s `(PAS Level N Compliant)`, else 1.
+    pub fn resolve(
+        prefix: Vec<String>,
+        registry: Option<Registry>,
+        level: Option<u8>,
+        contract: Option<Contract>,
+    ) -> Target {
+        let mut prefix = prefix;
+        // Calls run in a scratch directory: a relative program path must keep naming the file.
+        if let Some(first) = prefix.first_mut()
+            && first.contains('/')
+            && let Ok(absolute) = std::fs::canonicalize(&*first)
+        {
+            *first = absolute.to_string_lossy().into_owned();
+        }
+        let program = Program {
+            prefix,
+            timeout: DEFAULT_TIMEOUT,
+            env: Vec::new(),
+        };
+        let registry = registry.or_else(|| own_spec(&program));
+        let contract = contract
+            .or(registry.as_ref().map(|r| r.profile.into()))
+            .unwrap_or(Contract::Pas);
+        let claimed = level
+            .or(registry.as_ref().map(|r| r.level))
+            .or_else(|| version_level(&program))
+            .unwrap_or(1)
+            .clamp(1, 4);
+        Target {
+            program,
+            registry,
+            contract,
+            claimed,
+        }
+    }
+
+    /// The tool's name: the spec's, else the program's file name.
+    pub fn name(&self) -> String {
+        if let Some(registry) = &self.registry {
+            return registry.name.clone();
+        }
+        let last = self.program.prefix.last().cloned().unwrap_or_default();
+        last.rsplit('/').next().unwrap_or(&last).to_owned()
+    }
+}
+
+/// The spec a pas-built tool prints with `--pas-spec`, when it does.
+fn own_spec(program: &Program) -> Option<Registry> {
+    let run = program.run(&Call::new(&["--pas-spec"]));
+    if !run.exited(0) {
+        return None;
+    }
+    serde_json::from_slice(&run.stdout).ok()
+}
+
+/// The level in `--version`'s `(PAS Level N Compliant)`.
+fn version_level(program: &Program) -> Option<u8> {
+    let run = program.run(&Call::new(&["--version"]));
+    let text = run.out();
+    let at = text.find("PAS Level ")? + "PAS Level ".len();
+    text[at..].chars().next()?.to_digit(10).map(|d| d as u8)
+}

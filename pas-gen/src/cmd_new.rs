@@ -1,0 +1,75 @@
+//! `pas-gen new SPEC --out DIR`: a complete Cargo project that builds and passes its own contract
+//! test before a handler is written.
+
+use std::path::{Path, PathBuf};
+
+use pas::{Args, Context, Error, Reply};
+use serde_json::json;
+
+use crate::scaffold::{self, Runtime};
+
+pub fn new(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
+    let spec: String = args.require("spec")?;
+    let out = PathBuf::from(args.require::<String>("out")?);
+    let templates: Option<String> = args.get("templates")?;
+    let runtime = match args.get::<String>("pas-version")? {
+        Some(version) => Runtime::Version(version),
+        None => Runtime::default_for_here(),
+    };
+    let (source, registry) = scaffold::load_spec(&spec)?;
+    if !args.flag("force") && !is_empty_dir(&out) {
+        return Err(Error::new(
+            "OUT_NOT_EMPTY",
+            format!("{} exists and is not empty", out.display()),
+        )
+        .with_suggestion("choose a new directory, or add --force to write over its files"));
+    }
+    let spec_file = scaffold::spec_file_name(&spec);
+    let files = scaffold::project(
+        &spec_file,
+        &source.text,
+        &registry,
+        &runtime,
+        templates.as_deref().map(Path::new),
+    )?;
+    let mut written = Vec::with_capacity(files.len());
+    for file in &files {
+        write(&out.join(&file.path), &file.text)?;
+        written.push(file.path.clone());
+    }
+    let value = json!({
+        "out": out.display().to_string(),
+        "tool": registry.name,
+        "commands": registry.commands.len(),
+        "files": written,
+    });
+    let text = format!(
+        "created {} ({} files)\nnext: cd {} && cargo test",
+        out.display(),
+        written.len(),
+        out.display()
+    );
+    Ok(Reply::object_with_text(&value, text))
+}
+
+fn is_empty_dir(dir: &Path) -> bool {
+    match std::fs::read_dir(dir) {
+        Ok(mut entries) => entries.next().is_none(),
+        Err(_) => !dir.exists(),
+    }
+}
+
+/// Writes one file, creating its directory.
+pub fn write(path: &Path, text: &str) -> Result<(), Error> {
+    let fail = |err: std::io::Error| {
+        Error::new(
+            "WRITE_FAILED",
+            format!("cannot write {}: {err}", path.display()),
+        )
+        .with_suggestion("check that the output directory is writable")
+    };
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(fail)?;
+    }
+    std::fs::write(path, text).map_err(fail)
+}

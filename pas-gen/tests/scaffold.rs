@@ -1,0 +1,228 @@
+//! `pas-gen new` and `pas-gen generate` end to end: every example spec (and the injection corpus)
+//! becomes a project that builds offline and passes its own contract test; the binary prints
+//! back the spec it was generated from (the round trip); `generate` after a spec change leaves
+//! the user's files byte for byte alone. Snapshots pin each scaffolded tree.
+//!
+//! The projects build in one target directory under the workspace's (`target/scaffolds`), so the
+//! runtime and its dependencies compile once for all of them, with the workspace's Cargo.lock so
+//! the versions are the ones already fetched.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use pas_spec::{Format, Registry, Source};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn pas_gen() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("pas-gen").unwrap()
+}
+
+fn scaffold_target() -> PathBuf {
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| repo().join("target"), PathBuf::from);
+    target.join("scaffolds")
+}
+
+/// Every spec the emitter accepts: the example specs without resources, and the corpus.
+fn specs() -> Vec<PathBuf> {
+    let mut specs: Vec<PathBuf> = std::fs::read_dir(repo().join("specs"))
+        .unwrap()
+        .chain(std::fs::read_dir(repo().join("tests/fixtures/injection")).unwrap())
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    specs.sort();
+    specs
+}
+
+fn load(path: &Path) -> Registry {
+    pas_spec::load::load_path(path)
+        .unwrap_or_else(|d| panic!("{d:?}"))
+        .1
+}
+
+fn new_project(spec: &Path, out: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
+    pas_gen()
+        .arg("--agent")
+        .arg("new")
+        .arg(spec)
+        .arg("--out")
+        .arg(out)
+        .args(extra)
+        .assert()
+}
+
+/// `cargo ARGS` in a scaffolded project, offline, in the shared target directory.
+fn cargo(project: &Path, args: &[&str]) {
+    std::fs::copy(repo().join("Cargo.lock"), project.join("Cargo.lock")).unwrap();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let output = Command::new(cargo)
+        .args(args)
+        .args(["--offline", "--quiet"])
+        .current_dir(project)
+        .env("CARGO_TARGET_DIR", scaffold_target())
+        .env_remove("PAS_AGENT")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "cargo {args:?} in {}:\n{}\n{}",
+        project.display(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn every_spec_scaffolds_builds_passes_its_tests_and_round_trips() {
+    let dir = tempfile::tempdir().unwrap();
+    for spec in specs() {
+        let registry = load(&spec);
+        let out = dir.path().join(&registry.name);
+        if !registry.resources.is_empty() {
+            // Levels 3-4: a clear structured refusal, not a broken project.
+            let assert = new_project(&spec, &out, &[]).code(101);
+            let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+            assert!(stderr.contains("\"UNSUPPORTED_SPEC\""), "{stderr}");
+            continue;
+        }
+        new_project(&spec, &out, &[]).success();
+        cargo(&out, &["test"]);
+        let binary = scaffold_target().join("debug").join(&registry.name);
+        let printed = Command::new(binary).arg("--pas-spec").output().unwrap();
+        assert!(printed.status.success());
+        let source = Source::new(
+            "--pas-spec",
+            String::from_utf8(printed.stdout).unwrap(),
+            Format::Json,
+        );
+        let printed = pas_spec::load::parse(&source).unwrap();
+        assert_eq!(
+            pas_emit::canonical(&printed),
+            pas_emit::canonical(&registry),
+            "{} does not round-trip",
+            spec.display()
+        );
+    }
+}
+
+/// Each scaffolded tree, file by file (with a version dependency, so no local path is pinned).
+#[test]
+fn scaffolded_trees_are_pinned() {
+    for spec in specs() {
+        let registry = load(&spec);
+        if !registry.resources.is_empty() {
+            continue;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        new_project(&spec, dir.path(), &["--pas-version", "0.1.0"]).success();
+        let mut files = BTreeMap::new();
+        collect(dir.path(), dir.path(), &mut files);
+        let tree: String = files
+            .iter()
+            .map(|(path, text)| format!("===== {path}\n{text}\n"))
+            .collect();
+        let name = spec.file_name().unwrap().to_string_lossy().into_owned();
+        insta::assert_snapshot!(format!("tree__{name}"), tree);
+    }
+}
+
+fn collect(root: &Path, dir: &Path, files: &mut BTreeMap<String, String>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            collect(root, &path, files);
+        } else {
+            let relative = path
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            files.insert(relative, std::fs::read_to_string(&path).unwrap());
+        }
+    }
+}
+
+#[test]
+fn a_directory_that_is_not_empty_is_refused_unless_forced() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("mine.txt"), "keep").unwrap();
+    let spec = repo().join("specs/weather.yaml");
+    let assert = new_project(&spec, dir.path(), &[]).code(102);
+    assert!(assert.get_output().stdout.is_empty());
+    new_project(&spec, dir.path(), &["--force"]).success();
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("mine.txt")).unwrap(),
+        "keep"
+    );
+}
+
+#[test]
+fn generate_after_a_spec_change_keeps_user_files_and_names_the_new_handlers() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("weather.yaml");
+    std::fs::copy(repo().join("specs/weather.yaml"), &spec).unwrap();
+    let out = dir.path().join("project");
+    new_project(&spec, &out, &[]).success();
+    // The user writes code in the files that are theirs.
+    let handlers = out.join("src/handlers.rs");
+    let mut text = std::fs::read_to_string(&handlers).unwrap();
+    text.push_str("\n// my own code\n");
+    std::fs::write(&handlers, &text).unwrap();
+    let mut before = BTreeMap::new();
+    collect(&out, &out, &mut before);
+
+    // The spec gains a command.
+    let changed = std::fs::read_to_string(&spec).unwrap()
+        + "\n  - name: alerts\n    description: Weather alerts now in effect.\n    output: list\n";
+    std::fs::write(&spec, changed).unwrap();
+    let assert = pas_gen()
+        .args(["--agent", "generate"])
+        .arg(&spec)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let report: serde_json::Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+    assert_eq!(report["files"][0]["status"], "rewritten");
+    assert_eq!(report["neededHandlers"][0]["method"], "alerts");
+
+    let mut after = BTreeMap::new();
+    collect(&out, &out, &mut after);
+    for (path, text) in &before {
+        if path != "src/generated.rs" {
+            assert_eq!(Some(text), after.get(path), "{path} changed");
+        }
+    }
+    assert!(after["src/generated.rs"].contains("fn alerts("));
+
+    // Again: nothing to do. A generated file the user took over (no header) is left alone.
+    let again = pas_gen()
+        .args(["--agent", "generate"])
+        .arg(&spec)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let report: serde_json::Value = serde_json::from_slice(&again.get_output().stdout).unwrap();
+    assert_eq!(report["files"][0]["status"], "unchanged");
+    let owned = "// mine now\nfn main() {}\n";
+    std::fs::write(out.join("src/generated.rs"), owned).unwrap();
+    let kept = pas_gen()
+        .args(["--agent", "generate"])
+        .arg(&spec)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let report: serde_json::Value = serde_json::from_slice(&kept.get_output().stdout).unwrap();
+    assert_eq!(report["files"][0]["status"], "kept");
+    assert_eq!(
+        std::fs::read_to_string(out.join("src/generated.rs")).unwrap(),
+        owned
+    );
+}

@@ -1,0 +1,127 @@
+//! The error constants every `pas` tool has without declaring them, and their exit codes.
+//!
+//! This table is pure data, kept beside the registry so that the agent-help face (which documents
+//! it, in `pas-gen help` as in the built CLI) and the runtime (which exits with it) cannot
+//! disagree. Built-in names are reserved: a registry that declares one of them does not change
+//! its exit code, because an agent must be able to rely on "parse errors exit 2" whatever the
+//! tool.
+
+/// The handler failed for a reason the registry has no constant for. Exit 1.
+pub const GENERAL_ERROR: &str = "GENERAL_ERROR";
+/// A bug in the tool (a panic, an undeclared stdin read). Exit 1.
+pub const INTERNAL_ERROR: &str = "INTERNAL_ERROR";
+/// The arguments are wrong in a way no more precise constant covers. Exit 2.
+pub const INVALID_ARGUMENT: &str = "INVALID_ARGUMENT";
+/// An unknown flag, or a value where none is expected. Exit 2.
+pub const UNKNOWN_ARGUMENT: &str = "UNKNOWN_ARGUMENT";
+/// An unknown command word. Exit 2.
+pub const UNKNOWN_COMMAND: &str = "UNKNOWN_COMMAND";
+/// A required flag or positional argument is missing. Exit 2.
+pub const MISSING_ARGUMENT: &str = "MISSING_ARGUMENT";
+/// The tool (or a group) needs a command word and none was given. Exit 2.
+pub const MISSING_COMMAND: &str = "MISSING_COMMAND";
+/// A value has the wrong type, is not one of the allowed values, or the wrong count. Exit 2.
+pub const INVALID_VALUE: &str = "INVALID_VALUE";
+/// Two arguments that exclude each other were both given. Exit 2.
+pub const ARGUMENT_CONFLICT: &str = "ARGUMENT_CONFLICT";
+/// The command needs data on stdin and stdin is a terminal (agent mode). Exit 2.
+pub const MISSING_INPUT: &str = "MISSING_INPUT";
+/// Ended by SIGINT. Exit 130.
+pub const INTERRUPTED: &str = "INTERRUPTED";
+/// Ended by SIGTERM. Exit 143.
+pub const TERMINATED: &str = "TERMINATED";
+
+/// One built-in constant: its name, exit code and meaning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Builtin {
+    /// The constant, as it appears in the `error` field.
+    pub name: &'static str,
+    /// The process exit status.
+    pub exit: u8,
+    /// A few words for help texts.
+    pub meaning: &'static str,
+}
+
+/// Every built-in constant, ordered by exit code then as documented.
+pub const BUILTINS: &[Builtin] = &[
+    Builtin {
+        name: GENERAL_ERROR,
+        exit: 1,
+        meaning: "General error",
+    },
+    Builtin {
+        name: INTERNAL_ERROR,
+        exit: 1,
+        meaning: "Internal error",
+    },
+    Builtin {
+        name: INVALID_ARGUMENT,
+        exit: 2,
+        meaning: "Invalid arguments",
+    },
+    Builtin {
+        name: UNKNOWN_ARGUMENT,
+        exit: 2,
+        meaning: "Unknown flag or argument",
+    },
+    Builtin {
+        name: UNKNOWN_COMMAND,
+        exit: 2,
+        meaning: "Unknown command",
+    },
+    Builtin {
+        name: MISSING_ARGUMENT,
+        exit: 2,
+        meaning: "Missing argument",
+    },
+    Builtin {
+        name: MISSING_COMMAND,
+        exit: 2,
+        meaning: "Missing command",
+    },
+    Builtin {
+        name: INVALID_VALUE,
+        exit: 2,
+        meaning: "Invalid value",
+    },
+    Builtin {
+        name: ARGUMENT_CONFLICT,
+        exit: 2,
+        meaning: "Conflicting arguments",
+    },
+    Builtin {
+        name: MISSING_INPUT,
+        exit: 2,
+        meaning: "Missing input on stdin",
+    },
+    Builtin {
+        name: INTERRUPTED,
+        exit: 130,
+        meaning: "Interrupted by SIGINT",
+    },
+    Builtin {
+        name: TERMINATED,
+        exit: 143,
+        meaning: "Terminated by SIGTERM",
+    },
+];
+
+/// The built-in entry for a constant, if it is one.
+pub fn builtin(name: &str) -> Option<&'static Builtin> {
+    BUILTINS.iter().find(|b| b.name == name)
+}
+
+/// The exit status of an error constant in the `pas` profile: built-ins first (they are
+/// reserved), then the registry's table, else 1 (a constant the registry does not declare is
+/// a contract bug in the tool, reported as a general failure rather than guessed at).
+pub fn exit_code(registry: &crate::Registry, name: &str) -> u8 {
+    if let Some(b) = builtin(name) {
+        return b.exit;
+    }
+    registry
+        .exit_codes
+        .iter()
+        .find(|c| c.name == name)
+        .and_then(|c| u8::try_from(c.code).ok())
+        .unwrap_or(1)
+}

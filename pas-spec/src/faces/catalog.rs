@@ -1,0 +1,297 @@
+//! The `tools` catalog (compose contract): every command of a registry as the metadata an agent
+//! reads before acting, plus the global flags.
+//!
+//! A pure function of the registry, so the built CLI (`tool tools`, and `tool --agent tools` in
+//! the `pas` profile) and `pas-gen catalog` print the same bytes. Bytes are stable whatever
+//! serde_json's `preserve_order` feature says: entries are structs (fixed field order) and the
+//! embedded JSON Schemas are re-keyed in sorted order. Tools sort by category, then name.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::{Command, Effect, ParamKind, ParamType, Parameter, Profile, Registry};
+
+/// The whole catalog.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Catalog {
+    /// The tool's binary name.
+    pub tool: String,
+    /// The tool's version.
+    pub version: String,
+    /// Every command, sorted by category, then name.
+    pub tools: Vec<Tool>,
+    /// Flags every command accepts: the registry's, then the profile's own.
+    pub global_flags: Vec<Param>,
+}
+
+/// One command, as the catalog describes it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Tool {
+    /// Dotted name, `group.action`.
+    pub name: String,
+    /// The invocation with its required arguments, e.g. `todo task get <id>`.
+    pub command: String,
+    /// The sorting key.
+    pub category: String,
+    /// What the command does.
+    pub description: String,
+    /// `read`, `write` or `destructive`.
+    pub effect: &'static str,
+    /// Its parameters, including the runtime's `--dry-run` and `--force` when it has them.
+    pub parameters: Vec<Param>,
+    /// The top-level field names of one result (sorted), empty when no schema is known.
+    pub output_fields: Vec<String>,
+    /// JSON Schema of one result (of one item for lists), or null.
+    pub output_schema: Value,
+    /// JSON Schema of structured input (stdin), or null.
+    pub input_schema: Value,
+    /// Running it twice equals running it once.
+    pub idempotent: bool,
+    /// A rate limit in words, or null.
+    pub rate_limit: Option<String>,
+    /// One example invocation (the first of the spec, else the bare command).
+    pub example: String,
+    /// The error constants it may end with.
+    pub errors: Vec<String>,
+}
+
+/// One parameter or flag.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Param {
+    /// kebab-case name (the long flag without `--`, or the positional's name).
+    pub name: String,
+    /// JSON type of the value.
+    #[serde(rename = "type")]
+    pub ty: &'static str,
+    /// The caller must give it.
+    pub required: bool,
+    /// What it means.
+    pub description: String,
+    /// `positional` or `variadic`; absent for flags.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<&'static str>,
+    /// The only values allowed.
+    #[serde(rename = "enum", skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<String>>,
+    /// The value used when none is given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default: Option<Value>,
+    /// The environment variable that supplies it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub env: Option<String>,
+}
+
+/// The catalog of a registry: declared commands and the level 3/4 verbs synthesised from its
+/// resources, as agent help, `.llm` and the MCP export list them (the faces must agree).
+pub fn catalog(registry: &Registry) -> Catalog {
+    let mut tools: Vec<Tool> = registry
+        .all_commands()
+        .iter()
+        .map(|c| tool_of(registry, c))
+        .collect();
+    tools.sort_by(|a, b| (&a.category, &a.name).cmp(&(&b.category, &b.name)));
+    let mut global_flags: Vec<Param> = registry.global_flags.iter().map(param).collect();
+    global_flags.push(match registry.profile {
+        Profile::Compose => switch("toon", "Print the envelope as TOON instead of JSON."),
+        Profile::Pas | Profile::Robot => switch("agent", "Machine output: JSON, errors as JSON."),
+    });
+    Catalog {
+        tool: registry.name.clone(),
+        version: registry.version.clone(),
+        tools,
+        global_flags,
+    }
+}
+
+/// The catalog as one line of compact JSON (no newline): what `pas-gen catalog` prints.
+pub fn to_json(registry: &Registry) -> String {
+    serde_json::to_string(&catalog(registry)).expect("a catalog always serialises")
+}
+
+/// One command's entry, by dotted name.
+pub fn tool(registry: &Registry, name: &str) -> Option<Tool> {
+    let commands = registry.all_commands();
+    let command = commands.iter().find(|c| c.name == name)?;
+    Some(tool_of(registry, command))
+}
+
+/// Up to three dotted names closest to `name` (for an unknown-tool hint), closest first.
+pub fn nearest(registry: &Registry, name: &str) -> Vec<String> {
+    let commands = registry.all_commands();
+    let mut scored: Vec<(f64, &str)> = commands
+        .iter()
+        .map(|c| (strsim::jaro_winkler(name, &c.name), c.name.as_str()))
+        .filter(|(score, _)| *score > 0.6)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+    scored
+        .into_iter()
+        .take(3)
+        .map(|(_, n)| n.to_owned())
+        .collect()
+}
+
+fn tool_of(registry: &Registry, command: &Command) -> Tool {
+    let mut parameters: Vec<Param> = command.parameters.iter().map(param).collect();
+    // The runtime adds these flags (see the compose profile), so agents must see them here.
+    if command.dry_run {
+        parameters.push(switch(
+            "dry-run",
+            "Validate and report what would change, changing nothing.",
+        ));
+    }
+    if command.effect == Effect::Destructive && registry.profile == Profile::Compose {
+        parameters.push(switch(
+            "force",
+            "Confirm the destructive change; without it the command fails.",
+        ));
+    }
+    let invocation = invocation(registry, command);
+    Tool {
+        name: command.name.clone(),
+        category: command.category().to_owned(),
+        description: command.description.clone(),
+        effect: command.effect.as_str(),
+        parameters,
+        output_fields: output_fields(command.output_schema.as_ref()),
+        output_schema: command.output_schema.clone().map_or(Value::Null, sorted),
+        input_schema: command.input_schema.clone().map_or(Value::Null, sorted),
+        idempotent: command.is_idempotent(),
+        rate_limit: command.rate_limit.clone(),
+        example: command
+            .examples
+            .first()
+            .map_or_else(|| invocation.clone(), |e| e.command.clone()),
+        errors: command.errors.clone(),
+        command: invocation,
+    }
+}
+
+/// `tool word word <positional> --required-flag <value>`.
+fn invocation(registry: &Registry, command: &Command) -> String {
+    let mut words = vec![registry.name.clone()];
+    words.extend(command.argv_path());
+    for p in command.parameters.iter().filter(|p| p.required) {
+        match p.kind {
+            ParamKind::Positional => words.push(format!("<{}>", p.name)),
+            ParamKind::Variadic => words.push(format!("<{}>...", p.name)),
+            ParamKind::Flag if p.ty == ParamType::Boolean => words.push(format!("--{}", p.name)),
+            ParamKind::Flag => words.push(format!("--{} <{}>", p.name, p.name)),
+        }
+    }
+    words.join(" ")
+}
+
+fn output_fields(schema: Option<&Value>) -> Vec<String> {
+    let Some(Value::Object(properties)) = schema.and_then(|s| s.get("properties")) else {
+        return Vec::new();
+    };
+    let mut fields: Vec<String> = properties.keys().cloned().collect();
+    fields.sort();
+    fields
+}
+
+fn param(p: &Parameter) -> Param {
+    Param {
+        name: p.name.clone(),
+        ty: if p.kind == ParamKind::Variadic {
+            ParamType::Array.as_str()
+        } else {
+            p.ty.as_str()
+        },
+        required: p.required,
+        description: p.description.clone(),
+        kind: match p.kind {
+            ParamKind::Flag => None,
+            ParamKind::Positional => Some("positional"),
+            ParamKind::Variadic => Some("variadic"),
+        },
+        values: p.values.clone(),
+        // A secret's default is as secret as its value.
+        default: if p.secret { None } else { p.default.clone() },
+        env: p.env.clone(),
+    }
+}
+
+fn switch(name: &str, description: &str) -> Param {
+    Param {
+        name: name.to_owned(),
+        ty: ParamType::Boolean.as_str(),
+        required: false,
+        description: description.to_owned(),
+        kind: None,
+        values: None,
+        default: None,
+        env: None,
+    }
+}
+
+/// The value with every object's keys in sorted order, whatever the map type keeps.
+fn sorted(value: Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(String, Value)> = map.into_iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k, sorted(v)))
+                    .collect::<Map<_, _>>(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(sorted).collect()),
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn registry() -> Registry {
+        let text = include_str!("../../../specs/todo.yaml");
+        crate::load::parse(&crate::Source::new("todo.yaml", text, crate::Format::Yaml))
+            .expect("todo.yaml parses")
+    }
+
+    #[test]
+    fn sorted_by_category_then_name() {
+        let catalog = catalog(&registry());
+        let keys: Vec<(&str, &str)> = catalog
+            .tools
+            .iter()
+            .map(|t| (t.category.as_str(), t.name.as_str()))
+            .collect();
+        let mut expected = keys.clone();
+        expected.sort();
+        assert_eq!(keys, expected);
+        assert_eq!(catalog.tools.len(), registry().commands.len());
+    }
+
+    #[test]
+    fn runtime_flags_and_invocations() {
+        let registry = registry();
+        let delete = tool(&registry, "task.delete").unwrap();
+        assert_eq!(delete.command, "todo task delete <id>");
+        let names: Vec<&str> = delete.parameters.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["id", "dry-run", "force"]);
+        assert_eq!(delete.output_fields, ["deleted", "id"]);
+        let flags: Vec<String> = catalog(&registry)
+            .global_flags
+            .into_iter()
+            .map(|p| p.name)
+            .collect();
+        assert_eq!(flags, ["db", "toon"]);
+    }
+
+    #[test]
+    fn bytes_are_stable_and_nearest_names_help() {
+        let registry = registry();
+        assert_eq!(to_json(&registry), to_json(&registry));
+        assert_eq!(nearest(&registry, "task.creat")[0], "task.create");
+        assert!(tool(&registry, "task.nope").is_none());
+    }
+}

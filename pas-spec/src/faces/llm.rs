@@ -1,0 +1,434 @@
+//! The `.llm` document (PAS 4.2): Purpose, Signature, Cheatsheet, Anti-patterns, Error codes, then
+//! every command's signature with its parameters' types and its output fields.
+//!
+//! The registry is first turned into a plain [`Document`] (every text already one line, every
+//! fact already worded as agent help words it), then rendered through a minijinja template: the
+//! default one (`templates/llm.md.j2`, compiled in) or the user's own. Templates only lay facts
+//! out, so a user's template cannot get a fact wrong, and the built CLI (`tool docs`) and
+//! `pas-gen llm` print the same bytes from the same default.
+
+use std::fmt;
+
+use minijinja::Environment;
+use minijinja::syntax::SyntaxConfig;
+use minijinja::value::{Serde, Value as JinjaValue};
+use serde::Serialize;
+use serde_json::Value;
+
+use super::words::{
+    effect_line, exit_code_rows, one_line, output_label, param_facts, param_signature,
+    runtime_flag_rows, stdin_text, usage_line,
+};
+use crate::builtin_codes as codes;
+use crate::{Command, OutputKind, Profile, Registry, StdinMode};
+
+/// The default template, compiled in so a built CLI needs no file at run time.
+pub const DEFAULT_TEMPLATE: &str = include_str!("../../../templates/llm.md.j2");
+
+/// The most patterns the cheatsheet shows (PAS 4.2 asks for 5 to 10).
+const CHEATSHEET_MAX: usize = 10;
+
+/// The facts a `.llm` template lays out. Field names are the template's variable names.
+#[derive(Debug, Clone, Serialize)]
+pub struct Document {
+    /// The binary name.
+    pub name: String,
+    /// The tool version.
+    pub version: String,
+    /// One sentence: what the tool is for.
+    pub purpose: String,
+    /// The longer description, one line, or empty.
+    pub description: String,
+    /// The PAS level the tool claims.
+    pub level: u8,
+    /// The contract profile: `pas`, `compose` or `robot`.
+    pub profile: &'static str,
+    /// The tool's usage line (a one-command tool's is its command's).
+    pub signature: String,
+    /// How to get machine output and what it looks like, for this profile.
+    pub machine_mode: String,
+    /// The runtime's flags and the tool's global flags.
+    pub global_flags: Vec<Row>,
+    /// 5 to 10 invocations: the tool's examples, then each command's first.
+    pub cheatsheet: Vec<Pattern>,
+    /// Mistakes to avoid: the tool's, then each command's, then the runtime's.
+    pub anti_patterns: Vec<Pattern>,
+    /// Every exit code, as agent help lists them.
+    pub exit_codes: Vec<Code>,
+    /// Every command, the level 3 and 4 verbs included.
+    pub commands: Vec<CommandDoc>,
+}
+
+/// A (signature, facts) row, as agent help words it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    pub signature: String,
+    pub facts: String,
+}
+
+/// An invocation or habit and what it does (or what to do instead). `text` may be empty.
+#[derive(Debug, Clone, Serialize)]
+pub struct Pattern {
+    pub command: String,
+    pub text: String,
+}
+
+/// One exit code and what it means, with its constants (`General error (GENERAL_ERROR, ...)`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Code {
+    pub code: u16,
+    pub text: String,
+}
+
+/// One command.
+#[derive(Debug, Clone, Serialize)]
+pub struct CommandDoc {
+    /// Dotted name.
+    pub name: String,
+    /// The argv words that select it (empty for a one-command tool).
+    pub words: String,
+    /// Its usage line.
+    pub usage: String,
+    pub description: String,
+    /// Effect and idempotence (and `--force`, `--dry-run`), as a sentence.
+    pub effect: String,
+    /// Extra facts as sentences: rate limit, deprecation.
+    pub notes: Vec<String>,
+    pub parameters: Vec<Row>,
+    /// The output kind in a word or two (`object`, `NDJSON`, ...).
+    pub output: String,
+    /// Top-level fields of one result (of one item for lists and events).
+    pub output_fields: Vec<Field>,
+    /// What it does with stdin, or empty.
+    pub input: String,
+    /// The tool's exit codes this command may end with, as `NAME (code)`.
+    pub errors: Vec<String>,
+    pub examples: Vec<Pattern>,
+}
+
+/// One field of an output object.
+#[derive(Debug, Clone, Serialize)]
+pub struct Field {
+    pub name: String,
+    /// JSON type in words: `string`, `integer >= 0`, `one of: open, done`, `array of string`.
+    pub ty: String,
+    pub required: bool,
+    pub description: String,
+}
+
+/// A template that could not be compiled or rendered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateError(pub String);
+
+impl fmt::Display for TemplateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TemplateError {}
+
+/// The `.llm` document through the default template.
+pub fn render(registry: &Registry) -> String {
+    render_with(registry, "llm.md.j2", DEFAULT_TEMPLATE)
+        .expect("the default template renders every registry (tested on every example spec)")
+}
+
+/// The `.llm` document through a template given as text (`name` appears in its errors).
+pub fn render_with(
+    registry: &Registry,
+    name: &str,
+    template: &str,
+) -> Result<String, TemplateError> {
+    let mut env = Environment::new();
+    // Block tags then take their own lines away; a document ends with exactly its last newline.
+    let syntax = SyntaxConfig::builder()
+        .trim_blocks(true)
+        .lstrip_blocks(true)
+        .keep_trailing_newline(true)
+        .build()
+        .map_err(|e| TemplateError(e.to_string()))?;
+    env.set_syntax(syntax);
+    env.add_template(name, template)
+        .map_err(|e| TemplateError(describe(&e)))?;
+    let context = JinjaValue::from(Serde(document(registry)));
+    env.get_template(name)
+        .and_then(|t| t.render(context))
+        .map_err(|e| TemplateError(describe(&e)))
+}
+
+/// minijinja's error with where it happened (its `Display` leaves the line out).
+fn describe(error: &minijinja::Error) -> String {
+    match (error.name(), error.line()) {
+        (Some(name), Some(line)) => format!("{name}:{line}: {error}"),
+        _ => error.to_string(),
+    }
+}
+
+/// The facts of the registry, ready for a template.
+pub fn document(registry: &Registry) -> Document {
+    let commands = registry.all_commands();
+    let single = commands.len() == 1 && commands[0].argv_path().is_empty();
+    let signature = if single {
+        usage_line(registry, &[], &commands[0])
+    } else {
+        format!("{} <command> [flags] [args]", registry.name)
+    };
+    let mut global_flags: Vec<Row> = runtime_flag_rows()
+        .into_iter()
+        .map(|(signature, facts)| Row { signature, facts })
+        .collect();
+    global_flags.extend(registry.global_flags.iter().map(|p| Row {
+        signature: param_signature(p),
+        facts: param_facts(p),
+    }));
+    Document {
+        name: registry.name.clone(),
+        version: registry.version.clone(),
+        purpose: one_line(&registry.summary),
+        description: registry
+            .description
+            .as_deref()
+            .map(one_line)
+            .unwrap_or_default(),
+        level: registry.level,
+        profile: registry.profile.as_str(),
+        signature,
+        machine_mode: machine_mode(registry),
+        global_flags,
+        cheatsheet: cheatsheet(registry, &commands),
+        anti_patterns: anti_patterns(registry, &commands),
+        exit_codes: exit_codes(registry),
+        commands: commands.iter().map(|c| command_doc(registry, c)).collect(),
+    }
+}
+
+fn machine_mode(registry: &Registry) -> String {
+    let name = &registry.name;
+    let contract = match registry.profile {
+        Profile::Pas => format!(
+            "Add --agent anywhere (or set PAS_AGENT=1): one JSON object on stdout, NDJSON for \
+             lists, and errors as one JSON line on stderr ({{\"error\",\"message\",\"code\",\
+             \"suggestion\"}}); the exit code says what happened. Without --agent, {name} prints \
+             text for people."
+        ),
+        Profile::Compose => "Every call prints one JSON envelope on stdout: {\"ok\":true,\
+             \"data\",\"meta\"} on success, {\"ok\":false,\"error\":{\"code\",\"message\",\
+             \"hint\"},\"meta\"} on failure. Exit 0 on success, 1 on failure, 2 when a \
+             prerequisite blocks the call."
+            .to_owned(),
+        Profile::Robot => "Every call prints one versioned JSON envelope on stdout with \
+             schema_version, command, status and data; errors carry code, message and \
+             suggestion."
+            .to_owned(),
+    };
+    format!(
+        "{contract} `{name} docs` prints this document; `{name} --agent --help` the short \
+         contract; `{name} completions <shell>` and `{name} man` the shell completions and man \
+         page."
+    )
+}
+
+fn cheatsheet(registry: &Registry, commands: &[Command]) -> Vec<Pattern> {
+    let mut patterns: Vec<Pattern> = Vec::new();
+    let firsts = commands.iter().filter_map(|c| c.examples.first());
+    // A one-command tool's other examples are its patterns too.
+    let seconds = commands
+        .iter()
+        .filter(|c| c.argv_path().is_empty())
+        .flat_map(|c| c.examples.iter().skip(1));
+    for example in registry.examples.iter().chain(firsts).chain(seconds) {
+        if patterns.len() == CHEATSHEET_MAX {
+            break;
+        }
+        let command = one_line(&example.command);
+        if patterns.iter().any(|p| p.command == command) {
+            continue;
+        }
+        patterns.push(Pattern {
+            command,
+            text: example
+                .description
+                .as_deref()
+                .map(one_line)
+                .unwrap_or_default(),
+        });
+    }
+    patterns
+}
+
+fn anti_patterns(registry: &Registry, commands: &[Command]) -> Vec<Pattern> {
+    let mut patterns: Vec<Pattern> = Vec::new();
+    let declared = registry
+        .anti_patterns
+        .iter()
+        .chain(commands.iter().flat_map(|c| &c.anti_patterns));
+    for anti in declared {
+        let command = one_line(&anti.pattern);
+        if patterns.iter().any(|p| p.command == command) {
+            continue;
+        }
+        patterns.push(Pattern {
+            command,
+            text: one_line(&anti.instead),
+        });
+    }
+    if registry.profile == Profile::Pas {
+        patterns.push(Pattern {
+            command: format!("{} ... without --agent", registry.name),
+            text: "Text for people, not a contract; add --agent for JSON.".to_owned(),
+        });
+    }
+    patterns
+}
+
+/// Success, the built-in groups, then the tool's own, by exit code: agent help's rows.
+fn exit_codes(registry: &Registry) -> Vec<Code> {
+    exit_code_rows(registry, None)
+        .into_iter()
+        .map(|(code, text)| Code { code, text })
+        .collect()
+}
+
+fn command_doc(registry: &Registry, command: &Command) -> CommandDoc {
+    let path = command.argv_path();
+    let mut notes = Vec::new();
+    if let Some(limit) = &command.rate_limit {
+        notes.push(format!("Rate limit: {limit}."));
+    }
+    if let Some(deprecated) = &command.deprecated {
+        let mut line = String::from("Deprecated");
+        if let Some(replacement) = &deprecated.replacement {
+            line.push_str(&format!(": use {replacement}"));
+        }
+        if let Some(message) = &deprecated.message {
+            line.push_str(&format!(" ({})", one_line(message)));
+        }
+        line.push('.');
+        notes.push(line);
+    }
+    let errors = command
+        .errors
+        .iter()
+        .map(
+            |name| match registry.exit_codes.iter().find(|c| &c.name == name) {
+                Some(code) => format!("{name} ({})", code.code),
+                None => codes::builtin(name)
+                    .map(|b| format!("{name} ({})", b.exit))
+                    .unwrap_or_else(|| name.clone()),
+            },
+        )
+        .collect();
+    CommandDoc {
+        name: command.name.clone(),
+        words: path.join(" "),
+        usage: usage_line(registry, &path, command),
+        description: one_line(&command.description),
+        effect: effect_line(command),
+        notes,
+        parameters: command
+            .parameters
+            .iter()
+            .map(|p| Row {
+                signature: param_signature(p),
+                facts: param_facts(p),
+            })
+            .collect(),
+        output: output_words(command.output).to_owned(),
+        output_fields: command
+            .output_schema
+            .as_ref()
+            .map(fields)
+            .unwrap_or_default(),
+        input: if command.stdin == StdinMode::None {
+            String::new()
+        } else {
+            stdin_text(command.stdin).to_owned()
+        },
+        errors,
+        examples: command
+            .examples
+            .iter()
+            .map(|e| Pattern {
+                command: one_line(&e.command),
+                text: e.description.as_deref().map(one_line).unwrap_or_default(),
+            })
+            .collect(),
+    }
+}
+
+fn output_words(kind: OutputKind) -> &'static str {
+    match kind {
+        OutputKind::List => "NDJSON, one object per line (--format=array for one array)",
+        OutputKind::Events => "NDJSON events, one per line as they happen",
+        other => output_label(other),
+    }
+}
+
+/// The top-level properties of an object schema, by name (the schema's own order depends on
+/// serde_json's `preserve_order` feature, so it cannot be byte-stable).
+fn fields(schema: &Value) -> Vec<Field> {
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let mut properties: Vec<(&String, &Value)> = properties.iter().collect();
+    properties.sort_by(|a, b| a.0.cmp(b.0));
+    properties
+        .into_iter()
+        .map(|(name, property)| Field {
+            name: name.clone(),
+            ty: type_words(property),
+            required: required.contains(&name.as_str()),
+            description: property
+                .get("description")
+                .and_then(Value::as_str)
+                .map(one_line)
+                .unwrap_or_default(),
+        })
+        .collect()
+}
+
+/// A property's JSON Schema in a few words.
+fn type_words(schema: &Value) -> String {
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        let words: Vec<String> = values.iter().map(scalar).collect();
+        return format!("one of: {}", words.join(", "));
+    }
+    if let Some(value) = schema.get("const") {
+        return format!("always {}", scalar(value));
+    }
+    let mut text = match schema.get("type") {
+        Some(Value::String(ty)) if ty == "array" => match schema.get("items") {
+            Some(items) => format!("array of {}", type_words(items)),
+            None => "array".to_owned(),
+        },
+        Some(Value::String(ty)) => ty.clone(),
+        Some(Value::Array(types)) => {
+            let words: Vec<String> = types.iter().map(scalar).collect();
+            words.join(" or ")
+        }
+        _ => "any".to_owned(),
+    };
+    if let Some(format) = schema.get("format").and_then(Value::as_str) {
+        text.push_str(&format!(" ({format})"));
+    }
+    match (schema.get("minimum"), schema.get("maximum")) {
+        (Some(min), Some(max)) => text.push_str(&format!(" {min}..{max}")),
+        (Some(min), None) => text.push_str(&format!(" >= {min}")),
+        (None, Some(max)) => text.push_str(&format!(" <= {max}")),
+        (None, None) => {}
+    }
+    text
+}
+
+fn scalar(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}

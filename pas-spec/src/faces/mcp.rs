@@ -1,0 +1,245 @@
+//! An MCP `tools/list` result: one MCP tool per command, so an MCP client can be pointed at the
+//! same contract the CLI keeps.
+//!
+//! Mapping (each choice is deliberate, since MCP and a CLI do not line up one to one):
+//!
+//! - `name`: the dotted command name with `.` as `_` (`task.create` -> `task_create`). Many
+//!   clients accept only `[A-Za-z0-9_-]`; command words are kebab-case, so the mapping cannot
+//!   make two names collide.
+//! - `title`: the invocation words (`todo task create`); `description`: the command's own.
+//! - `inputSchema`: an object with one property per parameter (the command's, then the global
+//!   flags), keyed by the parameter's name as typed after `--`, with its JSON type, `enum`,
+//!   `default` and description; `required` lists the required ones. The flags the runtime adds
+//!   that change what a call does are there too: `dry-run` for commands that offer it, `force` for
+//!   destructive ones. A command that takes structured input on stdin gets an `input` property
+//!   holding its `inputSchema`.
+//! - `outputSchema` (MCP wants an object schema): an object command's schema as is; a list or an
+//!   event stream is wrapped as `{type: object, properties: {items: {type: array, items: ...}},
+//!   required: [items]}`, the shape an MCP server would return as structured content. Documents,
+//!   commands with no output, and schemas that are not objects get none.
+//! - `annotations`: `readOnlyHint` when the effect is `read`; `destructiveHint` when it is
+//!   `destructive`; `idempotentHint` from the command; `openWorldHint` when the command reaches
+//!   beyond the machine, which the registry shows by a rate limit (a remote service) or by being
+//!   the `sync` or `feedback` verb.
+//!
+//! Tools are sorted by category, then name, like the catalog, so the bytes are stable.
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use super::words::one_line;
+use crate::{Command, Effect, OutputKind, ParamKind, ParamType, Parameter, Registry, verbs};
+
+/// The `tools/list` result for the registry, as pretty JSON with a final newline.
+pub fn render(registry: &Registry) -> String {
+    let mut text =
+        serde_json::to_string_pretty(&tools_list(registry)).expect("JSON values always serialise");
+    text.push('\n');
+    text
+}
+
+/// The `tools/list` result as a JSON value: `{"tools": [...]}`.
+pub fn tools_list(registry: &Registry) -> Value {
+    let mut commands = registry.all_commands();
+    commands.sort_by(|a, b| (a.category(), &a.name).cmp(&(b.category(), &b.name)));
+    let tools: Vec<Value> = commands.iter().map(|c| tool(registry, c)).collect();
+    json!({ "tools": tools })
+}
+
+/// The MCP tool name of a command.
+pub fn tool_name(command: &Command) -> String {
+    command.name.replace('.', "_")
+}
+
+/// One MCP tool. A struct, so the top-level field order is fixed; the schemas inside are
+/// re-keyed in sorted order ([`sorted`]), so the bytes do not depend on whether serde_json keeps
+/// insertion order (its `preserve_order` feature, which another crate may turn on).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Tool {
+    name: String,
+    title: String,
+    description: String,
+    input_schema: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output_schema: Option<Value>,
+    annotations: Annotations,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Annotations {
+    read_only_hint: bool,
+    destructive_hint: bool,
+    idempotent_hint: bool,
+    open_world_hint: bool,
+}
+
+fn tool(registry: &Registry, command: &Command) -> Value {
+    let mut words = vec![registry.name.clone()];
+    words.extend(command.argv_path());
+    let tool = Tool {
+        name: tool_name(command),
+        title: words.join(" "),
+        description: description(command),
+        input_schema: sorted(input_schema(registry, command)),
+        output_schema: output_schema(command).map(sorted),
+        annotations: annotations(command),
+    };
+    serde_json::to_value(tool).expect("a tool always serialises")
+}
+
+/// The value with every object's keys in sorted order, whatever the map type keeps.
+fn sorted(value: Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(String, Value)> = map.into_iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            Value::Object(entries.into_iter().map(|(k, v)| (k, sorted(v))).collect())
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(sorted).collect()),
+        other => other,
+    }
+}
+
+fn description(command: &Command) -> String {
+    let mut text = one_line(&command.description);
+    if let Some(deprecated) = &command.deprecated {
+        text.push_str(" Deprecated");
+        if let Some(replacement) = &deprecated.replacement {
+            text.push_str(&format!(": use {replacement}"));
+        }
+        text.push('.');
+    }
+    text
+}
+
+fn input_schema(registry: &Registry, command: &Command) -> Value {
+    let mut properties = Map::new();
+    let mut required: Vec<Value> = Vec::new();
+    for param in command.parameters.iter().chain(&registry.global_flags) {
+        if properties.contains_key(&param.name) {
+            continue;
+        }
+        properties.insert(param.name.clone(), parameter_schema(param));
+        if param.required {
+            required.push(param.name.clone().into());
+        }
+    }
+    let switches = [
+        (
+            command.dry_run,
+            "dry-run",
+            "Validate and report, change nothing.",
+        ),
+        (
+            command.effect == Effect::Destructive,
+            "force",
+            "Confirm the destructive change; without it the command refuses.",
+        ),
+    ];
+    for (offered, name, what) in switches {
+        if offered && !properties.contains_key(name) {
+            properties.insert(
+                name.into(),
+                json!({"type": "boolean", "default": false, "description": what}),
+            );
+        }
+    }
+    if let Some(schema) = &command.input_schema
+        && command.stdin != crate::StdinMode::None
+        && !properties.contains_key("input")
+    {
+        let mut schema = schema.clone();
+        if let Value::Object(map) = &mut schema {
+            map.entry("description").or_insert_with(|| {
+                "The structured input, given on stdin as one JSON object.".into()
+            });
+        }
+        properties.insert("input".into(), schema);
+    }
+    let mut schema = Map::new();
+    schema.insert("type".into(), "object".into());
+    schema.insert("properties".into(), Value::Object(properties));
+    if !required.is_empty() {
+        schema.insert("required".into(), Value::Array(required));
+    }
+    schema.insert("additionalProperties".into(), false.into());
+    Value::Object(schema)
+}
+
+/// The JSON Schema of one parameter's value.
+fn parameter_schema(param: &Parameter) -> Value {
+    let element = element_schema(param);
+    let mut schema = if param.is_many() {
+        let mut map = Map::new();
+        map.insert("type".into(), "array".into());
+        map.insert("items".into(), element);
+        if param.kind == ParamKind::Variadic && param.required {
+            map.insert("minItems".into(), 1.into());
+        }
+        map
+    } else {
+        match element {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        }
+    };
+    if let Some(default) = &param.default
+        && !param.secret
+    {
+        schema.insert("default".into(), default.clone());
+    } else if param.kind == ParamKind::Flag && param.ty == ParamType::Boolean {
+        schema.insert("default".into(), false.into());
+    }
+    let mut description = one_line(&param.description);
+    if param.secret {
+        if !description.is_empty() {
+            description.push(' ');
+        }
+        description.push_str("Secret: redacted in errors and logs.");
+        schema.insert("writeOnly".into(), true.into());
+    }
+    if !description.is_empty() {
+        schema.insert("description".into(), description.into());
+    }
+    Value::Object(schema)
+}
+
+/// The schema of one value as given on the command line.
+fn element_schema(param: &Parameter) -> Value {
+    let mut map = Map::new();
+    map.insert("type".into(), param.element_type().as_str().into());
+    if let Some(values) = &param.values {
+        map.insert("enum".into(), values.clone().into());
+    }
+    Value::Object(map)
+}
+
+fn output_schema(command: &Command) -> Option<Value> {
+    let schema = command.output_schema.as_ref()?;
+    if schema.get("type").and_then(Value::as_str) != Some("object") {
+        return None;
+    }
+    match command.output {
+        OutputKind::Object => Some(schema.clone()),
+        OutputKind::List | OutputKind::Events => Some(json!({
+            "type": "object",
+            "properties": {"items": {"type": "array", "items": schema}},
+            "required": ["items"]
+        })),
+        OutputKind::Document | OutputKind::None => None,
+    }
+}
+
+fn annotations(command: &Command) -> Annotations {
+    let open_world = command.rate_limit.is_some()
+        || command.category() == verbs::STATE
+            && matches!(command.name.as_str(), "sync" | "feedback");
+    Annotations {
+        read_only_hint: command.effect == Effect::Read,
+        destructive_hint: command.effect == Effect::Destructive,
+        idempotent_hint: command.is_idempotent(),
+        open_world_hint: open_world,
+    }
+}

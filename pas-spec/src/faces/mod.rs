@@ -1,0 +1,15 @@
+//! Text faces of the registry: pure functions from a registry to bytes.
+//!
+//! They live here, beside the model, so that the built CLI (through the runtime) and `pas-gen`
+//! print the very same bytes from one renderer: a face can never disagree with the CLI.
+//!
+//! - [`catalog`]: the compose `tools` catalog (also `tool --agent tools` in the `pas` profile).
+//! - [`agent_help`]: `--agent --help` of the tool, a group or one command (PAS 4.1).
+//! - [`llm`]: the `.llm` document (PAS 4.2), rendered through a minijinja template.
+//! - [`mcp`]: an MCP `tools/list` result, one tool per command.
+
+pub mod agent_help;
+pub mod catalog;
+pub mod llm;
+pub mod mcp;
+mod words;

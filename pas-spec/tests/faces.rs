@@ -1,0 +1,250 @@
+//! The documentation faces of every example spec: agent help, `.llm` and MCP `tools/list`.
+//!
+//! Snapshots pin the bytes (every face is byte-stable); the assertions pin what the faces must
+//! say whatever their layout: the agent help names every command, parameter (with its type) and
+//! exit code; the `.llm` document has PAS 4.2's sections and 50 to 200 lines; the MCP export
+//! maps every command with object schemas and annotations that follow effect and idempotence.
+
+use std::path::{Path, PathBuf};
+
+use pas_spec::faces::{agent_help, llm, mcp};
+use pas_spec::{Effect, ParamKind, Registry, builtin_codes};
+use serde_json::Value;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_owned()
+}
+
+/// Every example spec in `specs/`, by file stem.
+fn example_specs() -> Vec<(String, Registry)> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(repo().join("specs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    paths.sort();
+    assert!(paths.len() >= 4, "the example specs are in specs/");
+    paths.iter().map(|p| load(p)).collect()
+}
+
+fn load(path: &Path) -> (String, Registry) {
+    let (_, registry) = pas_spec::load::load_path(path).unwrap();
+    let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+    (stem, registry)
+}
+
+/// The example specs and pas-gen's own.
+fn all_specs() -> Vec<(String, Registry)> {
+    let mut specs = example_specs();
+    specs.push(load(&repo().join("pas-gen/pas-gen.yaml")));
+    specs
+}
+
+#[test]
+fn agent_help_names_every_command_parameter_type_and_exit_code() {
+    for (stem, registry) in all_specs() {
+        let help = agent_help::render_tool(&registry);
+        let commands = registry.all_commands();
+        for command in &commands {
+            let words = command.argv_path().join(" ");
+            assert!(
+                help.contains(&words),
+                "{stem}: command `{words}` in\n{help}"
+            );
+            for param in command.parameters.iter().chain(&registry.global_flags) {
+                let name = match param.kind {
+                    ParamKind::Flag => format!("--{}", param.name),
+                    _ => format!("<{}>", param.name),
+                };
+                // An enum's values are its type in COMMANDS rows; GLOBAL FLAGS name the JSON type.
+                let ty = param.element_type().as_str();
+                let values = param.values.as_ref().map(|v| v.join("|"));
+                let named = help.lines().any(|line| {
+                    line.contains(&name)
+                        && (line.contains(ty) || values.as_ref().is_some_and(|v| line.contains(v)))
+                });
+                assert!(named, "{stem}: `{name}` with its type `{ty}` in\n{help}");
+            }
+        }
+        let codes = registry
+            .exit_codes
+            .iter()
+            .map(|c| (c.code, c.name.as_str()))
+            .chain(
+                builtin_codes::BUILTINS
+                    .iter()
+                    .map(|b| (u16::from(b.exit), b.name)),
+            );
+        for (code, name) in codes {
+            let listed = help
+                .lines()
+                .any(|line| line.starts_with(&format!("  {code:<4}")) && line.contains(name));
+            assert!(listed, "{stem}: exit code {code} {name} in\n{help}");
+        }
+        // pas-gen's own spec changes with pas-gen; the example specs are pinned.
+        if stem != "pas-gen" {
+            insta::assert_snapshot!(format!("agent-help-{stem}"), help);
+        }
+    }
+}
+
+#[test]
+fn one_command_tool_shows_the_tool_patterns_and_the_command_s() {
+    let (_, registry) = load(&repo().join("specs/word-counter.yaml"));
+    let help = agent_help::render_tool(&registry);
+    let patterns = help
+        .split("COMMON PATTERNS:\n")
+        .nth(1)
+        .unwrap()
+        .split("\n\n")
+        .next()
+        .unwrap();
+    for example in registry
+        .examples
+        .iter()
+        .chain(&registry.commands[0].examples)
+    {
+        assert!(
+            patterns.contains(&example.command),
+            "`{}` in\n{patterns}",
+            example.command
+        );
+    }
+    // The tool's own (the PAS appendix's three) come first.
+    assert!(
+        patterns
+            .lines()
+            .next()
+            .unwrap()
+            .contains(&registry.examples[0].command)
+    );
+}
+
+#[test]
+fn llm_documents_have_the_pas_sections_and_50_to_200_lines() {
+    for (stem, registry) in example_specs() {
+        let doc = llm::render(&registry);
+        let lines = doc.lines().count();
+        assert!(
+            (50..=200).contains(&lines),
+            "{stem}.llm has {lines} lines (PAS 4.2: 50-200)"
+        );
+        let headings: Vec<&str> = doc.lines().filter(|l| l.starts_with("## ")).collect();
+        assert_eq!(
+            headings,
+            [
+                "## Purpose",
+                "## Signature",
+                "## Cheatsheet",
+                "## Anti-patterns",
+                "## Error codes",
+                "## Commands"
+            ],
+            "{stem}"
+        );
+        let cheatsheet = doc
+            .split("```sh\n")
+            .nth(1)
+            .unwrap()
+            .split("```")
+            .next()
+            .unwrap();
+        let patterns = cheatsheet.lines().count();
+        assert!(
+            (5..=10).contains(&patterns),
+            "{stem}: {patterns} cheatsheet patterns (PAS 4.2: 5-10)"
+        );
+        for command in registry.all_commands() {
+            assert!(doc.contains(&command.argv_path().join(" ")), "{stem}");
+            for param in &command.parameters {
+                assert!(doc.contains(&param.name), "{stem}: {}", param.name);
+            }
+        }
+        assert!(doc.ends_with('\n') && !doc.ends_with("\n\n"), "{stem}");
+        insta::assert_snapshot!(format!("llm-{stem}"), doc);
+    }
+}
+
+#[test]
+fn a_user_template_gets_the_same_facts() {
+    let (_, registry) = load(&repo().join("specs/todo.yaml"));
+    let template = "{{ name }}: {% for c in commands %}{{ c.name }} {% endfor %}\n";
+    let text = llm::render_with(&registry, "mine.j2", template).unwrap();
+    assert_eq!(
+        text,
+        "todo: task.create task.list task.get task.update task.done task.delete "
+    );
+    let broken = llm::render_with(&registry, "broken.j2", "line one\n{% for %}\n").unwrap_err();
+    assert!(broken.0.starts_with("broken.j2:2:"), "{broken}");
+}
+
+#[test]
+fn mcp_tools_list_maps_every_command() {
+    for (stem, registry) in all_specs() {
+        let list = mcp::tools_list(&registry);
+        let tools = list["tools"].as_array().unwrap();
+        let commands = registry.all_commands();
+        assert_eq!(tools.len(), commands.len(), "{stem}");
+        for command in &commands {
+            let name = mcp::tool_name(command);
+            let tool = tools.iter().find(|t| t["name"] == name.as_str()).unwrap();
+            assert!(
+                name.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            );
+            let input = &tool["inputSchema"];
+            assert_eq!(input["type"], "object", "{stem} {name}");
+            for param in &command.parameters {
+                let property = &input["properties"][param.name.as_str()];
+                assert!(property.is_object(), "{stem} {name} {}", param.name);
+                if param.required {
+                    let required = input["required"].as_array().unwrap();
+                    assert!(required.contains(&Value::from(param.name.clone())));
+                }
+            }
+            if let Some(output) = tool.get("outputSchema") {
+                assert_eq!(output["type"], "object", "{stem} {name}");
+            }
+            let hints = &tool["annotations"];
+            assert_eq!(hints["readOnlyHint"], command.effect == Effect::Read);
+            assert_eq!(
+                hints["destructiveHint"],
+                command.effect == Effect::Destructive
+            );
+            assert_eq!(hints["idempotentHint"], command.is_idempotent());
+            assert!(hints["openWorldHint"].is_boolean());
+        }
+        if stem != "pas-gen" {
+            insta::assert_snapshot!(format!("mcp-{stem}"), mcp::render(&registry));
+        }
+    }
+}
+
+/// The catalog lists what the other faces list: for a level 4 spec, the synthesised verbs too.
+#[test]
+fn catalog_lists_the_level_4_verbs_like_the_other_faces() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../specs/docstore.yaml"
+    ))
+    .unwrap();
+    let registry = pas_spec::load::parse(&pas_spec::Source::new(
+        "docstore.yaml",
+        text,
+        pas_spec::Format::Yaml,
+    ))
+    .unwrap();
+    let catalog = pas_spec::faces::catalog::catalog(&registry);
+    let names: Vec<&str> = catalog.tools.iter().map(|t| t.name.as_str()).collect();
+    for verb in ["ls", "cat", "stat", "cp", "rm", "sync", "feedback"] {
+        assert!(names.contains(&verb), "{verb} in {names:?}");
+    }
+    assert_eq!(names.len(), registry.all_commands().len());
+    let help = pas_spec::faces::agent_help::render_tool(&registry);
+    for name in &names {
+        assert!(help.contains(name), "agent help names {name} too");
+    }
+}

@@ -1,0 +1,110 @@
+//! `health`: whether the tool can work now. Handlers register checks with
+//! [`App::health_check`](crate::App::health_check); the report's status is the worst check's:
+//! `ready` (all ok), `degraded` (works, with something to fix) or `blocked` (a prerequisite is
+//! missing: the commands that need it exit 2). Every check carries a `fix` command (null when
+//! nothing needs fixing). The command itself succeeds whatever it finds: it reported.
+
+use serde::Serialize;
+
+use crate::args::Args;
+use crate::reply::Reply;
+
+/// A health check: the call's arguments (global flags included) in, a verdict out.
+pub type HealthCheck = dyn Fn(&Args) -> Check;
+
+/// A check registered under a name.
+pub(crate) struct Registered {
+    pub(crate) name: String,
+    pub(crate) check: Box<HealthCheck>,
+}
+
+/// One check's verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CheckStatus {
+    /// Nothing to do.
+    Ok,
+    /// The tool works, but something should be fixed.
+    Degraded,
+    /// A prerequisite is missing: commands that need it fail with a blocking code (exit 2).
+    Blocked,
+}
+
+/// What a check found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    /// The verdict.
+    pub status: CheckStatus,
+    /// What was found, in one sentence.
+    pub message: String,
+    /// A command that fixes it (for degraded and blocked checks).
+    pub fix: Option<String>,
+}
+
+impl Check {
+    /// All is well.
+    pub fn ok(message: impl Into<String>) -> Check {
+        Check {
+            status: CheckStatus::Ok,
+            message: message.into(),
+            fix: None,
+        }
+    }
+
+    /// Works, but `fix` should be run.
+    pub fn degraded(message: impl Into<String>, fix: impl Into<String>) -> Check {
+        Check {
+            status: CheckStatus::Degraded,
+            message: message.into(),
+            fix: Some(fix.into()),
+        }
+    }
+
+    /// Cannot work until `fix` is run.
+    pub fn blocked(message: impl Into<String>, fix: impl Into<String>) -> Check {
+        Check {
+            status: CheckStatus::Blocked,
+            message: message.into(),
+            fix: Some(fix.into()),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    status: &'static str,
+    checks: Vec<Entry<'a>>,
+}
+
+#[derive(Serialize)]
+struct Entry<'a> {
+    name: &'a str,
+    status: CheckStatus,
+    message: String,
+    fix: Option<String>,
+}
+
+pub(crate) fn run(checks: &[Registered], args: &Args) -> Reply {
+    let entries: Vec<Entry<'_>> = checks
+        .iter()
+        .map(|registered| {
+            let check = (registered.check)(args);
+            Entry {
+                name: &registered.name,
+                status: check.status,
+                message: check.message,
+                fix: check.fix,
+            }
+        })
+        .collect();
+    let worst = entries.iter().map(|e| e.status).max();
+    let status = match worst {
+        None | Some(CheckStatus::Ok) => "ready",
+        Some(CheckStatus::Degraded) => "degraded",
+        Some(CheckStatus::Blocked) => "blocked",
+    };
+    Reply::object(&Report {
+        status,
+        checks: entries,
+    })
+}

@@ -1,0 +1,168 @@
+//! The commands and flags the runtime adds to every tool, whatever its handlers.
+//!
+//! - compose: `tools [NAME]`, `health`, `config show` (subcommands, so clap parses global flags
+//!   around them) and the global `--toon`; they render through the profile like any command.
+//! - every profile: `--dry-run` on commands whose spec says `dryRun`, `--force` on destructive
+//!   commands (enforced before the handler runs, see [`guard`]), and `tool --agent tools` in
+//!   the `pas` profile (answered before clap, see [`pas_tools`]).
+
+pub(crate) mod config;
+pub(crate) mod guard;
+pub(crate) mod health;
+pub(crate) mod tools;
+
+use std::ffi::OsString;
+
+use clap::{Arg, ArgAction};
+use pas_spec::{Effect, Profile, Registry};
+
+use crate::args::Args;
+use crate::clap_augment::at_path;
+use crate::error::Error;
+use crate::reply::Reply;
+
+/// The clap id of the runtime's `--dry-run` (clap derive's id for a `dry_run` field too).
+pub(crate) const DRY_RUN_ID: &str = "dry_run";
+/// The clap id of the runtime's `--force`.
+pub(crate) const FORCE_ID: &str = "force";
+const TOON_ID: &str = "pas_toon";
+
+/// A built-in command argv selected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Builtin {
+    Tools,
+    Health,
+    ConfigShow,
+}
+
+impl Builtin {
+    /// The name `meta.tool` carries.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Builtin::Tools => "tools",
+            Builtin::Health => "health",
+            Builtin::ConfigShow => "config.show",
+        }
+    }
+}
+
+/// Whether the compose built-ins can be subcommands: a single-command tool takes positionals
+/// at the root, where a `tools` word must stay a value.
+fn has_builtins(registry: &Registry) -> bool {
+    registry.profile == Profile::Compose
+        && registry.commands.iter().all(|c| !c.argv_path().is_empty())
+}
+
+/// Adds the built-in commands and flags to the tool's clap command.
+pub(crate) fn augment(mut cmd: clap::Command, registry: &Registry) -> clap::Command {
+    for command in &registry.commands {
+        let dry_run = command.dry_run;
+        // `--force` is the compose contract's confirmation; the `pas` profile keeps its
+        // handlers' own flags (see guard.rs).
+        let force = command.effect == Effect::Destructive && registry.profile == Profile::Compose;
+        if !dry_run && !force {
+            continue;
+        }
+        cmd = at_path(cmd, &command.argv_path(), &mut |mut sub| {
+            if dry_run && !has_long(&sub, "dry-run") {
+                sub = sub.arg(switch(
+                    DRY_RUN_ID,
+                    "dry-run",
+                    "Validate and report what would change, changing nothing",
+                ));
+            }
+            if force && !has_long(&sub, "force") {
+                sub = sub.arg(switch(
+                    FORCE_ID,
+                    "force",
+                    "Confirm this destructive change (it fails without)",
+                ));
+            }
+            sub
+        });
+    }
+    if !has_builtins(registry) {
+        return cmd;
+    }
+    let toon = switch(
+        TOON_ID,
+        "toon",
+        "Print the envelope as TOON instead of JSON",
+    )
+    .global(true);
+    cmd.arg(toon)
+        .subcommand(
+            clap::Command::new("tools")
+                .about("The catalog of every command (or one, by dotted name), from the registry")
+                .arg(
+                    Arg::new("name")
+                        .value_name("NAME")
+                        .help("A dotted command name, e.g. task.create"),
+                ),
+        )
+        .subcommand(
+            clap::Command::new("health")
+                .about("Whether the tool can work now: ready, degraded or blocked, with fixes"),
+        )
+        .subcommand(
+            clap::Command::new("config")
+                .about("Configuration introspection")
+                .subcommand_required(true)
+                .subcommand(
+                    clap::Command::new("show")
+                        .about("Each global flag's effective value and where it came from"),
+                ),
+        )
+}
+
+fn switch(id: &'static str, long: &'static str, help: &'static str) -> Arg {
+    Arg::new(id)
+        .long(long)
+        .action(ArgAction::SetTrue)
+        .help(help)
+}
+
+fn has_long(cmd: &clap::Command, long: &str) -> bool {
+    cmd.get_arguments().any(|a| a.get_long() == Some(long))
+}
+
+/// The built-in that clap's matched path names, if any.
+pub(crate) fn matched(registry: &Registry, path: &[String]) -> Option<Builtin> {
+    if !has_builtins(registry) {
+        return None;
+    }
+    match path {
+        [w] if w == "tools" => Some(Builtin::Tools),
+        [w] if w == "health" => Some(Builtin::Health),
+        [a, b] if a == "config" && b == "show" => Some(Builtin::ConfigShow),
+        _ => None,
+    }
+}
+
+/// `tool --agent tools` in the `pas` profile: argv is exactly that, and no command of the tool
+/// starts with the word (a pas tool may have its own `tools` command). Like the `docs` built-in,
+/// the word wins over a one-command tool's positional: a file named so is written `./tools`.
+pub(crate) fn pas_tools(registry: &Registry, agent: bool, argv: &[OsString]) -> bool {
+    registry.profile == Profile::Pas
+        && agent
+        && argv.len() == 2
+        && argv[1] == "tools"
+        && registry
+            .commands
+            .iter()
+            .all(|c| c.argv_path().first().is_none_or(|word| word != "tools"))
+}
+
+/// Runs a built-in command.
+pub(crate) fn run(
+    builtin: Builtin,
+    registry: &Registry,
+    checks: &[health::Registered],
+    args: &Args,
+) -> Result<Reply, Error> {
+    match builtin {
+        Builtin::Tools => tools::run(registry, args),
+        Builtin::Health => Ok(health::run(checks, args)),
+        Builtin::ConfigShow => Ok(config::run(registry, args)),
+    }
+}

@@ -1,0 +1,40 @@
+//! `tools [NAME]`: the catalog face (`pas_spec::faces::catalog`), or one entry of it.
+
+use pas_spec::Registry;
+use pas_spec::faces::catalog;
+
+use crate::args::Args;
+use crate::error::Error;
+use crate::reply::Reply;
+
+/// The constant of `tools NAME` for a name the registry does not have.
+pub const UNKNOWN_TOOL: &str = "UNKNOWN_TOOL";
+
+pub(crate) fn run(registry: &Registry, args: &Args) -> Result<Reply, Error> {
+    let Some(name) = args.get::<String>("name")? else {
+        return Ok(Reply::object(&catalog::catalog(registry)));
+    };
+    match catalog::tool(registry, &name) {
+        Some(tool) => Ok(Reply::object(&tool)),
+        None => Err(unknown(registry, &name)),
+    }
+}
+
+fn unknown(registry: &Registry, name: &str) -> Error {
+    let nearest = catalog::nearest(registry, name);
+    let hint = if nearest.is_empty() {
+        format!(
+            "run `{} tools` for every command's dotted name",
+            registry.name
+        )
+    } else {
+        format!(
+            "did you mean {}? `{} tools` lists every command",
+            nearest.join(", "),
+            registry.name
+        )
+    };
+    Error::new(UNKNOWN_TOOL, format!("no command is named `{name}`"))
+        .with_suggestion(hint)
+        .with_details(serde_json::json!({ "name": name, "nearest": nearest }))
+}

@@ -1,0 +1,336 @@
+//! The `compose` profile (the agent-native compose contract).
+//!
+//! Every call prints exactly one envelope line on stdout, machine output always on:
+//!
+//! - success: `{"ok":true,"data":...,"meta":{"tool","elapsed","count"?,"total"?,"hasMore"?,"cursor"?}}`
+//! - failure: `{"ok":false,"error":{"code","message","hint","details"?},"meta":{"tool","elapsed"}}`
+//!
+//! `meta.tool` is the dotted command name (the tool's own name when argv named no command);
+//! `meta.elapsed` is the wall time since start in whole milliseconds, so envelope bytes differ
+//! between runs: compare envelopes with `elapsed` set aside. Lists carry `count`, `total` and
+//! `hasMore`, and `cursor` when the handler gave the next page's cursor. Exit codes are 0, 1, or
+//! 2 for the registry's `blocking` codes; argument errors are plain failures (1).
+//!
+//! Lists and events are buffered until their end: an envelope is one value, and a stream that
+//! fails half-way must become an error envelope, not half a success. Compose lists are paged
+//! (the spec's `paging`), so the buffer is one page.
+//!
+//! `--toon` (seen in argv before clap parses, so parse errors honour it too) encodes the same
+//! envelope object as TOON with the `toon-format` crate.
+
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::sync::Arc;
+use std::time::Instant;
+
+use pas_spec::{OutputKind, Registry};
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{CallOptions, Profile, ProgressStyle};
+use crate::error::Error;
+use crate::output::Sinks;
+use crate::redact::Redactor;
+use crate::reply::{Encoding, Object, Page, StreamKind};
+
+/// The flag that asks for TOON instead of JSON.
+pub(crate) const TOON_FLAG: &str = "--toon";
+
+pub(crate) struct ComposeProfile {
+    registry: Arc<Registry>,
+    agent: bool,
+    toon: bool,
+    started: Instant,
+    /// The dotted command name, once argv parsed.
+    tool: Option<String>,
+    page: Option<Page>,
+    /// The stream's items so far, comma-separated compact JSON.
+    items: Vec<u8>,
+    count: u64,
+    /// An envelope is on stdout already: anything after it goes to stderr only.
+    written: bool,
+}
+
+/// `meta`, in the contract's key order.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Meta<'a> {
+    tool: &'a str,
+    elapsed: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    count: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    total: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    has_more: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cursor: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct ErrorBody<'a> {
+    code: &'a str,
+    message: &'a str,
+    hint: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    details: Option<&'a Value>,
+}
+
+#[derive(Serialize)]
+struct ErrorEnvelope<'a> {
+    ok: bool,
+    error: ErrorBody<'a>,
+    meta: Meta<'a>,
+}
+
+/// Whether argv asks for TOON (before `--`; clap validates the flag itself later).
+pub(crate) fn wants_toon(argv: &[OsString]) -> bool {
+    argv.iter()
+        .skip(1)
+        .take_while(|a| a.as_encoded_bytes() != b"--")
+        .any(|a| a.as_encoded_bytes() == TOON_FLAG.as_bytes())
+}
+
+impl ComposeProfile {
+    pub(crate) fn new(registry: Arc<Registry>, agent: bool, toon: bool) -> Self {
+        ComposeProfile {
+            registry,
+            agent,
+            toon,
+            started: Instant::now(),
+            tool: None,
+            page: None,
+            items: Vec::new(),
+            count: 0,
+            written: false,
+        }
+    }
+
+    fn meta(&self) -> Meta<'_> {
+        Meta {
+            tool: self.tool.as_deref().unwrap_or(&self.registry.name),
+            elapsed: u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
+            count: None,
+            total: None,
+            has_more: None,
+            cursor: None,
+        }
+    }
+
+    /// A success envelope around `data` (compact JSON), with list fields when `list`.
+    fn success(&mut self, sinks: &mut Sinks, data: &[u8], list: bool) -> io::Result<()> {
+        let mut meta = self.meta();
+        if list {
+            let page = self.page.as_ref();
+            meta.count = Some(self.count);
+            meta.total = Some(page.and_then(|p| p.total).unwrap_or(self.count));
+            meta.has_more = Some(page.is_some_and(|p| p.has_more));
+            meta.cursor = page.and_then(|p| p.next_cursor.as_deref());
+        }
+        let mut line = Vec::with_capacity(data.len() + 96);
+        line.extend_from_slice(b"{\"ok\":true,\"data\":");
+        line.extend_from_slice(data);
+        line.extend_from_slice(b",\"meta\":");
+        serde_json::to_writer(&mut line, &meta).map_err(io::Error::other)?;
+        line.push(b'}');
+        self.emit(sinks, line)
+    }
+
+    /// Writes one envelope (compact JSON) as a line, re-encoded as TOON when asked.
+    fn emit(&mut self, sinks: &mut Sinks, json: Vec<u8>) -> io::Result<()> {
+        let mut line = if self.toon { to_toon(&json)? } else { json };
+        line.push(b'\n');
+        self.written = true;
+        sinks.stdout.write(&line)?;
+        sinks.stdout.end_line()
+    }
+}
+
+/// The same envelope object as TOON.
+fn to_toon(json: &[u8]) -> io::Result<Vec<u8>> {
+    let value: Value = serde_json::from_slice(json).map_err(io::Error::other)?;
+    toon_format::encode_default(&value)
+        .map(String::into_bytes)
+        .map_err(|e| io::Error::other(format!("cannot encode the envelope as TOON: {e}")))
+}
+
+impl Profile for ComposeProfile {
+    fn configure(&mut self, options: CallOptions) {
+        if let Some(command) = options.command {
+            self.tool = Some(command);
+        }
+    }
+
+    fn item_encoding(&self, _kind: StreamKind) -> Encoding {
+        Encoding::Json
+    }
+
+    fn page(&mut self, page: &Page) {
+        self.page = Some(page.clone());
+    }
+
+    fn object(&mut self, sinks: &mut Sinks, object: &Object) -> io::Result<()> {
+        match &object.json {
+            Ok(json) => self.success(sinks, json, false),
+            Err(_) => Ok(()),
+        }
+    }
+
+    fn stream_start(&mut self, _sinks: &mut Sinks, _kind: StreamKind) -> io::Result<()> {
+        self.items.clear();
+        self.count = 0;
+        Ok(())
+    }
+
+    fn stream_item(
+        &mut self,
+        _sinks: &mut Sinks,
+        _kind: StreamKind,
+        item: &[u8],
+    ) -> io::Result<()> {
+        if self.count > 0 {
+            self.items.push(b',');
+        }
+        self.items.extend_from_slice(item);
+        self.count += 1;
+        Ok(())
+    }
+
+    fn stream_end(
+        &mut self,
+        sinks: &mut Sinks,
+        kind: StreamKind,
+        complete: bool,
+    ) -> io::Result<()> {
+        if !complete {
+            // The error envelope replaces the partial list.
+            return Ok(());
+        }
+        let items = std::mem::take(&mut self.items);
+        let mut data = Vec::with_capacity(items.len() + 2);
+        data.push(b'[');
+        data.extend_from_slice(&items);
+        data.push(b']');
+        self.success(sinks, &data, kind == StreamKind::List)
+    }
+
+    fn document(&mut self, sinks: &mut Sinks, markdown: &str) -> io::Result<()> {
+        let data = serde_json::to_vec(markdown).map_err(io::Error::other)?;
+        self.success(sinks, &data, false)
+    }
+
+    fn nothing(&mut self, sinks: &mut Sinks) -> io::Result<()> {
+        self.success(sinks, b"null", false)
+    }
+
+    fn error(&mut self, sinks: &mut Sinks, error: &Error, _exit: u8) -> io::Result<()> {
+        if self.written {
+            // stdout holds its one envelope already (e.g. the flush after it failed): log only.
+            let line = format!("error: {}: {}\n", error.code(), error.message());
+            return sinks.stderr.write_all(line.as_bytes());
+        }
+        let fallback;
+        let hint = match error.suggestion() {
+            Some(hint) => hint,
+            None => {
+                fallback = format!(
+                    "run `{} tools` for every command and its parameters",
+                    self.registry.name
+                );
+                &fallback
+            }
+        };
+        let envelope = ErrorEnvelope {
+            ok: false,
+            error: ErrorBody {
+                code: error.code(),
+                message: error.message(),
+                hint,
+                details: error.details(),
+            },
+            meta: self.meta(),
+        };
+        let json = serde_json::to_vec(&envelope).map_err(io::Error::other)?;
+        match self.emit(sinks, json.clone()) {
+            Err(err) if self.toon && err.kind() == io::ErrorKind::Other => {
+                // TOON could not encode it: the JSON envelope is better than none.
+                self.toon = false;
+                self.emit(sinks, json)
+            }
+            other => other,
+        }?;
+        sinks.stdout.flush()
+    }
+
+    fn parse_error(
+        &mut self,
+        sinks: &mut Sinks,
+        _clap_error: &clap::Error,
+        error: &Error,
+        _redactor: &Redactor,
+    ) -> io::Result<()> {
+        let exit = self.exit_code(error);
+        // The runtime's generic hint points at `--agent --help`; in compose the catalog is the
+        // contract's discovery surface, so point there (did-you-mean hints stay).
+        if error.suggestion().is_some_and(|s| s.starts_with("see `")) {
+            let hint = format!(
+                "run `{} tools` for every command and its parameters",
+                self.registry.name
+            );
+            let error = error.clone().with_suggestion(hint);
+            return self.error(sinks, &error, exit);
+        }
+        self.error(sinks, error, exit)
+    }
+
+    fn exit_code(&self, error: &Error) -> u8 {
+        let blocking = self
+            .registry
+            .exit_codes
+            .iter()
+            .any(|c| c.blocking && c.name == error.code());
+        if blocking { 2 } else { 1 }
+    }
+
+    fn help(&mut self, sinks: &mut Sinks, path: &[String]) -> io::Result<bool> {
+        if !self.agent {
+            return Ok(false);
+        }
+        use pas_spec::faces::agent_help;
+        let text = agent_help::render(&self.registry, path)
+            .unwrap_or_else(|| agent_help::render_tool(&self.registry));
+        sinks.stdout.write(text.as_bytes())?;
+        sinks.stdout.end_line()?;
+        Ok(true)
+    }
+
+    fn progress_style(&self, _output: OutputKind) -> ProgressStyle {
+        // stdout is the envelope's alone, and a bar on stderr is noise to an agent.
+        ProgressStyle::Silent
+    }
+
+    fn progress_event(&mut self, _sinks: &mut Sinks, _event: &[u8]) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn toon_flag_is_seen_before_double_dash_only() {
+        let argv = |w: &[&str]| w.iter().map(OsString::from).collect::<Vec<_>>();
+        assert!(wants_toon(&argv(&["t", "list", "--toon"])));
+        assert!(!wants_toon(&argv(&["t", "list", "--", "--toon"])));
+        assert!(!wants_toon(&argv(&["--toon"])));
+    }
+
+    #[test]
+    fn toon_encodes_the_same_object() {
+        let json = br#"{"ok":true,"data":[{"id":1,"title":"a"}],"meta":{"tool":"t","elapsed":0}}"#;
+        let toon = String::from_utf8(to_toon(json).unwrap()).unwrap();
+        let back: Value = toon_format::decode_default(&toon).unwrap();
+        assert_eq!(back, serde_json::from_slice::<Value>(json).unwrap());
+    }
+}
