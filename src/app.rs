@@ -14,6 +14,7 @@ use crate::argv::{self, Prescan};
 use crate::audit::Audit;
 use crate::builtins::{self, health};
 use crate::clap_augment::{self, FORMAT_ID};
+use crate::config_file::{self, ConfigFile};
 use crate::context::{self, Context};
 use crate::error::Error;
 use crate::output::{Outcome, Output, Shared, Stop};
@@ -142,6 +143,22 @@ impl App {
                     .with_suggestion("--audit-log FILE"),
             );
         }
+        // Read before the profile owns the redactor, which must know the file's secrets.
+        let config = if pre.config_missing {
+            early.get_or_insert(
+                Error::new(codes::MISSING_ARGUMENT, "--config needs a file")
+                    .with_suggestion("--config FILE"),
+            );
+            None
+        } else {
+            match config_file::load(&self.registry, pre.config.as_deref(), &mut redactor) {
+                Ok(config) => config,
+                Err(error) => {
+                    early.get_or_insert(error);
+                    None
+                }
+            }
+        };
 
         let profile = profile::for_call(self.registry.clone(), pre.agent, &pre.argv);
         let output = Output::new(profile, redactor, audit);
@@ -152,13 +169,18 @@ impl App {
 
         let outcome = match early {
             Some(error) => Outcome::Failed(error),
-            None => self.dispatch(&shared, &pre),
+            None => self.dispatch(&shared, &pre, config.as_ref()),
         };
         let code = shared.lock().finish(outcome);
         ExitCode::from(code)
     }
 
-    fn dispatch(&self, shared: &Arc<Shared>, pre: &Prescan) -> Outcome {
+    fn dispatch(
+        &self,
+        shared: &Arc<Shared>,
+        pre: &Prescan,
+        config: Option<&ConfigFile>,
+    ) -> Outcome {
         if pre.validate {
             return crate::validate::run(&self.registry, shared, pre.agent);
         }
@@ -183,7 +205,11 @@ impl App {
         {
             return outcome;
         }
-        let mut cmd = self.command.clone();
+        let mut cmd = match config.map(|file| file.apply(self.command.clone())) {
+            Some(Ok(cmd)) => cmd,
+            Some(Err(error)) => return Outcome::Failed(error),
+            None => self.command.clone(),
+        };
         if pre.agent {
             cmd = cmd.color(clap::ColorChoice::Never);
         }
@@ -191,7 +217,7 @@ impl App {
             return agent_help(shared, &cmd, &pre.argv);
         }
         match cmd.try_get_matches_from_mut(pre.argv.iter()) {
-            Ok(matches) => self.run_matched(shared, &matches),
+            Ok(matches) => self.run_matched(shared, &matches, config),
             Err(err) => match err.kind() {
                 // `tool --agent help <command>`: clap's help subcommand, answered by the profile.
                 ErrorKind::DisplayHelp if pre.agent => agent_help(shared, &cmd, &pre.argv),
@@ -210,11 +236,16 @@ impl App {
         }
     }
 
-    fn run_matched(&self, shared: &Arc<Shared>, matches: &clap::ArgMatches) -> Outcome {
+    fn run_matched(
+        &self,
+        shared: &Arc<Shared>,
+        matches: &clap::ArgMatches,
+        config: Option<&ConfigFile>,
+    ) -> Outcome {
         let (path, leaf) = route::matched(matches);
         let registry = &self.registry;
         if let Some(builtin) = builtins::matched(registry, &path) {
-            return self.run_builtin(shared, builtin, matches, leaf);
+            return self.run_builtin(shared, builtin, matches, leaf, config);
         }
         let Some(index) = registry.commands.iter().position(|c| c.argv_path() == path) else {
             return Outcome::Failed(Error::internal(format!(
@@ -273,6 +304,7 @@ impl App {
         builtin: builtins::Builtin,
         matches: &clap::ArgMatches,
         leaf: &clap::ArgMatches,
+        config: Option<&ConfigFile>,
     ) -> Outcome {
         {
             let mut output = shared.lock();
@@ -285,7 +317,7 @@ impl App {
         }
         let args = Args::new(leaf.clone()).with_root(matches);
         let ran = panics::catch(|| -> Result<(), Stop> {
-            let reply = builtins::run(builtin, &self.registry, &self.health_checks, &args)?;
+            let reply = builtins::run(builtin, &self.registry, &self.health_checks, &args, config)?;
             render::drive::reply(shared, reply)
         });
         match ran {

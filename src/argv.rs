@@ -2,7 +2,8 @@
 //!
 //! `--agent` must work anywhere (before or after subcommands and values), which clap's global
 //! flags cannot promise for every position and every derive-built command; and `--audit-log`
-//! must be known even when clap then rejects the call, so that failed calls are audited too.
+//! must be known even when clap then rejects the call, so that failed calls are audited too;
+//! `--config` must be known before clap parses, because the file's values become clap defaults.
 //! Scanning stops at `--`: what follows is data, never a flag. argv is `OsString` because it may
 //! not be UTF-8; only the runtime's own flags are compared, byte for byte.
 
@@ -15,6 +16,8 @@ pub const AGENT_FLAG: &str = "--agent";
 pub const AGENT_ENV: &str = "PAS_AGENT";
 /// The audit-log flag (`--audit-log FILE` or `--audit-log=FILE`).
 pub const AUDIT_LOG_FLAG: &str = "--audit-log";
+/// The configuration-file flag (`--config FILE` or `--config=FILE`).
+pub const CONFIG_FLAG: &str = "--config";
 /// The hidden flag that prints the registry back as a JSON spec.
 pub const SPEC_FLAG: &str = "--pas-spec";
 /// The flag that runs the conformance checks on the tool itself (PAS 9.2).
@@ -31,6 +34,10 @@ pub(crate) struct Prescan {
     pub audit_log: Option<PathBuf>,
     /// `--audit-log` was the last word, with no file after it.
     pub audit_log_missing: bool,
+    /// The configuration file `--config` named.
+    pub config: Option<PathBuf>,
+    /// `--config` was the last word, with no file after it.
+    pub config_missing: bool,
     /// `--pas-spec` was given.
     pub print_spec: bool,
     /// `--validate-pas` was given.
@@ -84,6 +91,15 @@ pub(crate) fn prescan(args: impl IntoIterator<Item = OsString>, env_agent: bool)
         } else if let Some(path) = bytes.strip_prefix(b"--audit-log=") {
             found.audit_log = Some(path_from_bytes(&arg, path));
             continue;
+        } else if bytes == CONFIG_FLAG.as_bytes() {
+            match args.next() {
+                Some(path) => found.config = Some(PathBuf::from(path)),
+                None => found.config_missing = true,
+            }
+            continue;
+        } else if let Some(path) = bytes.strip_prefix(b"--config=") {
+            found.config = Some(path_from_bytes(&arg, path));
+            continue;
         } else if bytes == b"--help" || bytes == b"-h" {
             found.help = true;
         }
@@ -92,7 +108,7 @@ pub(crate) fn prescan(args: impl IntoIterator<Item = OsString>, env_agent: bool)
     found
 }
 
-/// The path after `--audit-log=`, without lossy conversion where the platform allows it.
+/// The path after `--audit-log=` or `--config=`, without lossy conversion where the platform allows it.
 fn path_from_bytes(arg: &OsStr, tail: &[u8]) -> PathBuf {
     #[cfg(unix)]
     {
@@ -139,6 +155,20 @@ mod tests {
             Some("b.jsonl".into())
         );
         assert!(scan(&["t", "--audit-log"]).audit_log_missing);
+    }
+
+    #[test]
+    fn config_both_spellings() {
+        let a = scan(&["t", "--config", "a.toml", "x"]);
+        assert_eq!(a.config, Some("a.toml".into()));
+        assert_eq!(a.argv, ["t", "x"]);
+        assert_eq!(
+            scan(&["t", "x", "--config=b.toml"]).config,
+            Some("b.toml".into())
+        );
+        assert!(scan(&["t", "--config"]).config_missing);
+        // The compose `config` command is a word, not the flag.
+        assert_eq!(scan(&["t", "config", "show"]).argv, ["t", "config", "show"]);
     }
 
     #[test]

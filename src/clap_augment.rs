@@ -20,7 +20,7 @@ pub(crate) fn augment(cmd: clap::Command, registry: &Registry) -> clap::Command 
         .name(registry.name.clone())
         .bin_name(registry.name.clone())
         .version(version);
-    // `--agent` and `--audit-log` are taken out of argv before clap parses (see argv.rs); they
+    // `--agent`, `--audit-log` and `--config` are taken out of argv before clap parses (see argv.rs); they
     // are declared here so that human `--help` documents them.
     if !has_long(&cmd, "agent") {
         cmd = cmd.arg(
@@ -39,6 +39,20 @@ pub(crate) fn augment(cmd: clap::Command, registry: &Registry) -> clap::Command 
                 .global(true)
                 .action(ArgAction::Set)
                 .help("Append one JSON line per call to FILE (secrets redacted)"),
+        );
+    }
+    if !has_long(&cmd, "config") {
+        cmd = cmd.arg(
+            Arg::new("pas_config")
+                .long("config")
+                .value_name("FILE")
+                .global(true)
+                .action(ArgAction::Set)
+                .help(format!(
+                    "Read global flag values from this TOML file (else ${}, else $XDG_CONFIG_HOME/{}/config.toml if present)",
+                    crate::config_file::env_var(&registry.name),
+                    registry.name
+                )),
         );
     }
     // A command at the root (a one-command tool) shares the root's help with the tool: its

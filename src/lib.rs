@@ -38,6 +38,13 @@
 //!   SIGINT/SIGTERM end it with `INTERRUPTED` (130) / `TERMINATED` (143) after a whole line.
 //! - Secret parameters are `[REDACTED]` in errors and in `--audit-log FILE` records.
 //! - `--pas-spec` prints the registry back as a JSON spec.
+//! - Configuration files: global flag values from TOML, read from `--config FILE`, else
+//!   `$<TOOL>_CONFIG`, else `$XDG_CONFIG_HOME/<tool>/config.toml` (`~/.config/...`) when it
+//!   exists. Keys are global flag names, values their registry types; precedence is flag >
+//!   environment > file > default, and handlers cannot tell a file value from a flag. A named
+//!   file that is missing, an unknown key, a wrong type or bad TOML is `CONFIG_INVALID` (exit 2;
+//!   blocking in compose) with a hint naming the file and key. Secrets from the file are
+//!   redacted like any other.
 //! - `--validate-pas` (PAS 9.2) runs `pas-gen conform`'s checks on the tool's own binary at its
 //!   claimed level and contract: the same report (NDJSON with `--agent`); exit 1 when not met.
 //!
@@ -46,7 +53,8 @@
 //! One envelope per call on stdout, machine output always on (see `profile/compose.rs`):
 //! `{"ok":true,"data","meta":{"tool","elapsed","count"?,"total"?,"hasMore"?,"cursor"?}}` or
 //! `{"ok":false,"error":{"code","message","hint"},"meta"}`; exit 0, 1, or 2 for `blocking`
-//! codes; built-ins `tools [NAME]`, `health` ([`App::health_check`]), `config show`, `--toon`;
+//! codes; built-ins `tools [NAME]`, `health` ([`App::health_check`]), `config show` (each global
+//! flag's value and source: default, file, environment or flag; and the `configFile`), `--toon`;
 //! `--dry-run` ([`Context::dry_run`]) and an enforced `--force` on destructive commands. A paged
 //! list returns [`Reply::page`] with a [`Page`].
 
@@ -60,6 +68,7 @@ mod builtins;
 mod clap_augment;
 pub mod clap_face;
 pub mod codes;
+mod config_file;
 mod context;
 mod doc_commands;
 mod error;

@@ -59,6 +59,11 @@ impl Redactor {
         }
     }
 
+    /// A secret value found elsewhere (a configuration file), redacted like one from argv.
+    pub(crate) fn add_secret(&mut self, value: &str) {
+        self.add(value.to_owned());
+    }
+
     /// Collects the values given to secret flags in argv (`--token v`, `--token=v`, `-t v`,
     /// `-tv`), up to `--`.
     pub(crate) fn scan_argv(&mut self, argv: &[OsString]) {

@@ -133,10 +133,18 @@ impl Ctx {
         ok.iter().find(|(p, _)| streams(p)).or(ok.first()).cloned()
     }
 
-    /// Why no example could be used: the first reason an example was skipped, or no spec.
+    /// Why no example could be used: none that ran exited 0, or why the first was not run, or
+    /// no spec.
     pub fn why_no_example(&self) -> String {
         if self.registry.is_none() {
             return "no spec: give --spec SPEC (or a tool that answers --pas-spec) to derive invocations".into();
+        }
+        if !self.examples.is_empty() {
+            return format!(
+                "none of the {} runnable examples exited 0 (stub handlers, or data the checker \
+                 cannot provide)",
+                self.examples.len()
+            );
         }
         match self.unrunnable.first() {
             Some(u) => format!(

@@ -75,14 +75,7 @@ impl Target {
         level: Option<u8>,
         contract: Option<Contract>,
     ) -> Target {
-        let mut prefix = prefix;
-        // Calls run in a scratch directory: a relative program path must keep naming the file.
-        if let Some(first) = prefix.first_mut()
-            && first.contains('/')
-            && let Ok(absolute) = std::fs::canonicalize(&*first)
-        {
-            *first = absolute.to_string_lossy().into_owned();
-        }
+        let prefix = absolute_paths(prefix);
         let program = Program {
             prefix,
             timeout: DEFAULT_TIMEOUT,
@@ -115,6 +108,23 @@ impl Target {
     }
 }
 
+/// Calls run in a scratch directory, so relative paths in the prefix must keep naming their files:
+/// the program when it has a slash (a bare name is looked up on PATH), and any later word naming
+/// an existing file or directory (the script in `python3 tool.py`).
+fn absolute_paths(prefix: Vec<String>) -> Vec<String> {
+    prefix
+        .into_iter()
+        .enumerate()
+        .map(|(i, word)| {
+            let relative = !word.starts_with(['/', '-']) && (i > 0 || word.contains('/'));
+            match std::fs::canonicalize(&word) {
+                Ok(absolute) if relative => absolute.to_string_lossy().into_owned(),
+                _ => word,
+            }
+        })
+        .collect()
+}
+
 /// The spec a pas-built tool prints with `--pas-spec`, when it does.
 fn own_spec(program: &Program) -> Option<Registry> {
     let run = program.run(&Call::new(&["--pas-spec"]));
@@ -130,4 +140,28 @@ fn version_level(program: &Program) -> Option<u8> {
     let text = run.out();
     let at = text.find("PAS Level ")? + "PAS Level ".len();
     text[at..].chars().next()?.to_digit(10).map(|d| d as u8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::absolute_paths;
+
+    #[test]
+    fn relative_files_in_the_prefix_become_absolute() {
+        // Tests run in the crate's directory, where Cargo.toml exists.
+        let words = [
+            "python3",
+            "Cargo.toml",
+            "-x",
+            "/bin/sh",
+            "no-such-file",
+            "src/lib.rs",
+        ];
+        let prefix = absolute_paths(words.iter().map(|w| (*w).to_owned()).collect());
+        let here = std::env::current_dir().unwrap().canonicalize().unwrap();
+        assert_eq!(prefix[0], "python3", "a bare program is looked up on PATH");
+        assert_eq!(prefix[1], here.join("Cargo.toml").to_string_lossy());
+        assert_eq!(prefix[2..5], ["-x", "/bin/sh", "no-such-file"]);
+        assert_eq!(prefix[5], here.join("src/lib.rs").to_string_lossy());
+    }
 }

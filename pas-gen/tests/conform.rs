@@ -1,6 +1,7 @@
 //! `pas-gen conform` on tools written without pas: the PAS-style shell and Python fixtures pass
 //! level 2, and each check fails on the purpose-built fault that breaks its rule
-//! (tests/fixtures/conform/bad.sh, one violation per `FAULT`).
+//! (tests/fixtures/conform/bad.sh, one violation per `FAULT`). The level 3-4, compose and robot
+//! checks are shown both ways on store.py, compose.py and robot.py, each with its own spec.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -15,9 +16,18 @@ fn fixture(name: &str) -> String {
 /// Runs `pas-gen --agent conform --spec good.yaml -- TOOL...` and returns the exit code, the
 /// check lines by id, and the summary line.
 fn conform(tool: &[&str], fault: Option<&str>) -> (i32, Vec<(String, String)>, Value) {
+    conform_with("good.yaml", tool, fault)
+}
+
+/// The same with another spec of the fixtures.
+fn conform_with(
+    spec: &str,
+    tool: &[&str],
+    fault: Option<&str>,
+) -> (i32, Vec<(String, String)>, Value) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_pas-gen"));
     command
-        .args(["--agent", "conform", "--spec", &fixture("good.yaml"), "--"])
+        .args(["--agent", "conform", "--spec", &fixture(spec), "--"])
         .args(tool);
     match fault {
         Some(fault) => command.env("FAULT", fault),
@@ -133,4 +143,180 @@ fn the_human_report_is_a_table_with_the_level_met() {
     assert!(text.contains("✗ exit_codes.usage"), "{text}");
     assert!(text.contains("Conformance: Level 1 (Agent-Safe)"), "{text}");
     assert_eq!(out.status.code(), Some(105));
+}
+
+/// A fixture with its spec, the checks it shows both ways, and its faults: each breaks the
+/// first check named; the rest are the checks the same violation also breaks, by necessity.
+struct Contract {
+    spec: &'static str,
+    script: &'static str,
+    level: u8,
+    checks: &'static [&'static str],
+    faults: &'static [(&'static str, &'static [&'static str])],
+}
+
+const STORE: Contract = Contract {
+    spec: "store.yaml",
+    script: "store.py",
+    level: 4,
+    checks: &[
+        "nav.ls",
+        "nav.cat",
+        "nav.stat",
+        "nav.paths",
+        "state.rm_guard",
+        "state.shapes",
+    ],
+    faults: &[
+        // `ls /` is also the spec's example, so its outputSchema catches the same entries.
+        ("ls_untyped", &["nav.ls", "output.schema"]),
+        ("cat_text", &["nav.cat"]),
+        ("stat_no_size", &["nav.stat"]),
+        ("root_empty", &["nav.paths"]),
+        ("trailing_slash", &["nav.paths"]),
+        ("rm_wildcard", &["state.rm_guard"]),
+        ("rm_bare", &["state.rm_guard"]),
+        ("rm_shape", &["state.shapes"]),
+        ("sync_event", &["state.shapes"]),
+        ("feedback_status", &["state.shapes"]),
+    ],
+};
+
+const COMPOSE: Contract = Contract {
+    spec: "compose.yaml",
+    script: "compose.py",
+    level: 2,
+    checks: &[
+        "compose.envelope",
+        "compose.error",
+        "compose.tools",
+        "compose.tools_order",
+        "compose.tools_detail",
+        "compose.health",
+        "compose.config_show",
+        "compose.toon",
+        "compose.exit_codes",
+    ],
+    faults: &[
+        ("two_lines", &["compose.envelope"]),
+        ("no_hint", &["compose.error"]),
+        ("no_global_flags", &["compose.tools"]),
+        ("unsorted", &["compose.tools_order"]),
+        ("detail_wrong", &["compose.tools_detail"]),
+        ("health_status", &["compose.health"]),
+        ("config_fails", &["compose.config_show"]),
+        ("toon_json", &["compose.toon"]),
+        ("exit_3", &["compose.exit_codes"]),
+    ],
+};
+
+const ROBOT: Contract = Contract {
+    spec: "robot.yaml",
+    script: "robot.py",
+    level: 2,
+    checks: &["robot.envelope", "robot.error", "robot.exit_codes"],
+    faults: &[
+        ("no_schema_version", &["robot.envelope"]),
+        ("no_recoverable", &["robot.error"]),
+        ("exit_9", &["robot.exit_codes"]),
+    ],
+};
+
+/// The good tool meets its claimed level with its own checks passed, and nothing failed
+/// (skips are allowed: no call of these tools runs long enough for the SIGTERM check).
+fn assert_good(contract: &Contract) {
+    let script = fixture(contract.script);
+    let (code, checks, summary) = conform_with(contract.spec, &["python3", &script], None);
+    let failed: Vec<_> = checks.iter().filter(|(_, s)| s == "fail").collect();
+    assert!(failed.is_empty(), "{}: {failed:?}", contract.script);
+    for id in contract.checks {
+        let status = checks
+            .iter()
+            .find(|(c, _)| c == id)
+            .map(|(_, s)| s.as_str());
+        assert_eq!(
+            status,
+            Some("pass"),
+            "{}: {id} in {checks:?}",
+            contract.script
+        );
+    }
+    // Every check of the families the table covers (nav.*, compose.*, ...) is one it names.
+    let family = |id: &str| id.split('.').next().unwrap_or_default().to_owned();
+    let families: Vec<String> = contract.checks.iter().map(|c| family(c)).collect();
+    let stray: Vec<_> = checks
+        .iter()
+        .filter(|(id, _)| families.contains(&family(id)) && !contract.checks.contains(&id.as_str()))
+        .collect();
+    assert!(stray.is_empty(), "checks with no fault: {stray:?}");
+    assert_eq!(summary["levelMet"], contract.level);
+    assert_eq!(code, 0);
+}
+
+/// Each fault fails exactly the checks it names, and the run exits 105 LEVEL_NOT_MET; every check
+/// the contract lists has a fault that breaks it.
+fn assert_faults(contract: &Contract) {
+    let handles: Vec<_> = contract
+        .faults
+        .iter()
+        .map(|(fault, breaks)| {
+            let script = fixture(contract.script);
+            let spec = contract.spec;
+            std::thread::spawn(move || {
+                let (code, checks, _) = conform_with(spec, &["python3", &script], Some(fault));
+                (fault, breaks, code, checks)
+            })
+        })
+        .collect();
+    for handle in handles {
+        let (fault, breaks, code, checks) = handle.join().unwrap();
+        let mut failed: Vec<&str> = checks
+            .iter()
+            .filter(|(_, s)| s == "fail")
+            .map(|(id, _)| id.as_str())
+            .collect();
+        failed.sort_unstable();
+        let mut expected = breaks.to_vec();
+        expected.sort_unstable();
+        assert_eq!(
+            failed, expected,
+            "FAULT={fault} {}: {checks:?}",
+            contract.script
+        );
+        assert_eq!(code, 105, "FAULT={fault}: LEVEL_NOT_MET");
+    }
+    for id in contract.checks {
+        let broken = contract.faults.iter().any(|(_, b)| b[0] == *id);
+        assert!(broken, "no fault of {} breaks {id}", contract.script);
+    }
+}
+
+#[test]
+fn a_level_4_data_tool_passes_the_navigation_and_state_checks() {
+    assert_good(&STORE);
+}
+
+#[test]
+fn every_level_3_and_4_check_fails_on_the_fault_that_breaks_it() {
+    assert_faults(&STORE);
+}
+
+#[test]
+fn a_compose_tool_passes_every_compose_check() {
+    assert_good(&COMPOSE);
+}
+
+#[test]
+fn every_compose_check_fails_on_the_fault_that_breaks_it() {
+    assert_faults(&COMPOSE);
+}
+
+#[test]
+fn a_robot_tool_passes_every_robot_check() {
+    assert_good(&ROBOT);
+}
+
+#[test]
+fn every_robot_check_fails_on_the_fault_that_breaks_it() {
+    assert_faults(&ROBOT);
 }

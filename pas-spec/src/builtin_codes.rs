@@ -26,6 +26,10 @@ pub const INVALID_VALUE: &str = "INVALID_VALUE";
 pub const ARGUMENT_CONFLICT: &str = "ARGUMENT_CONFLICT";
 /// The command needs data on stdin and stdin is a terminal (agent mode). Exit 2.
 pub const MISSING_INPUT: &str = "MISSING_INPUT";
+/// The tool's configuration file is missing (when named), unreadable or wrong: an unknown key
+/// or a value of the wrong type. Exit 2; a blocking error in the compose profile, since no
+/// retry helps until the file is fixed.
+pub const CONFIG_INVALID: &str = "CONFIG_INVALID";
 /// Ended by SIGINT. Exit 130.
 pub const INTERRUPTED: &str = "INTERRUPTED";
 /// Ended by SIGTERM. Exit 143.
@@ -93,6 +97,11 @@ pub const BUILTINS: &[Builtin] = &[
         name: MISSING_INPUT,
         exit: 2,
         meaning: "Missing input on stdin",
+    },
+    Builtin {
+        name: CONFIG_INVALID,
+        exit: 2,
+        meaning: "Configuration file missing or wrong",
     },
     Builtin {
         name: INTERRUPTED,

@@ -1,9 +1,10 @@
 //! `config show`: each global flag's effective value and where it came from.
 //!
-//! Sources are what clap saw: `flag` (argv), `environment` (the flag's `env`), `default` (the
+//! Sources are what clap saw: `flag` (argv), `environment` (the flag's `env`), `file` (the
+//! configuration file, whose values clap holds as defaults: see `config_file`), `default` (the
 //! registry's default, or one the app set on its clap command; the value is null when there is
-//! none). pas reads no configuration file, so `file` appears only in the contract's vocabulary.
-//! Secret flags show `[REDACTED]` whenever they have a value.
+//! none). `configFile` is the file the call read, or null. Secret flags show `[REDACTED]`
+//! whenever they have a value.
 
 use clap::parser::ValueSource;
 use pas_spec::{ParamType, Parameter, Registry};
@@ -12,6 +13,7 @@ use serde_json::Value;
 
 use crate::args::Args;
 use crate::clap_face::arg_id;
+use crate::config_file::ConfigFile;
 use crate::redact::REDACTED;
 use crate::reply::Reply;
 
@@ -20,6 +22,8 @@ struct Config<'a> {
     tool: &'a str,
     version: &'a str,
     profile: &'static str,
+    #[serde(rename = "configFile")]
+    config_file: Option<String>,
     flags: Vec<Entry<'a>>,
 }
 
@@ -33,7 +37,7 @@ struct Entry<'a> {
     secret: bool,
 }
 
-pub(crate) fn run(registry: &Registry, args: &Args) -> Reply {
+pub(crate) fn run(registry: &Registry, args: &Args, file: Option<&ConfigFile>) -> Reply {
     let matches = args.matches();
     let flags = registry
         .global_flags
@@ -43,6 +47,7 @@ pub(crate) fn run(registry: &Registry, args: &Args) -> Reply {
             let source = match matches.value_source(&id) {
                 Some(ValueSource::CommandLine) => "flag",
                 Some(ValueSource::EnvVariable) => "environment",
+                Some(ValueSource::DefaultValue) if file.is_some_and(|f| f.supplied(&id)) => "file",
                 _ => "default",
             };
             let raw: Vec<String> = matches
@@ -69,6 +74,7 @@ pub(crate) fn run(registry: &Registry, args: &Args) -> Reply {
         tool: &registry.name,
         version: &registry.version,
         profile: registry.profile.as_str(),
+        config_file: file.map(|f| f.path().display().to_string()),
         flags,
     })
 }

@@ -18,6 +18,7 @@ use pas_spec::{Effect, Profile, Registry};
 
 use crate::args::Args;
 use crate::clap_augment::at_path;
+use crate::config_file::ConfigFile;
 use crate::error::Error;
 use crate::reply::Reply;
 
@@ -159,10 +160,11 @@ pub(crate) fn run(
     registry: &Registry,
     checks: &[health::Registered],
     args: &Args,
+    file: Option<&ConfigFile>,
 ) -> Result<Reply, Error> {
     match builtin {
         Builtin::Tools => tools::run(registry, args),
         Builtin::Health => Ok(health::run(checks, args)),
-        Builtin::ConfigShow => Ok(config::run(registry, args)),
+        Builtin::ConfigShow => Ok(config::run(registry, args, file)),
     }
 }

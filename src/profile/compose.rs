@@ -284,11 +284,13 @@ impl Profile for ComposeProfile {
     }
 
     fn exit_code(&self, error: &Error) -> u8 {
-        let blocking = self
-            .registry
-            .exit_codes
-            .iter()
-            .any(|c| c.blocking && c.name == error.code());
+        // A broken configuration file is a blocked prerequisite in every compose tool.
+        let blocking = error.code() == crate::codes::CONFIG_INVALID
+            || self
+                .registry
+                .exit_codes
+                .iter()
+                .any(|c| c.blocking && c.name == error.code());
         if blocking { 2 } else { 1 }
     }
 

@@ -15,6 +15,7 @@ pub fn demo(args: &[&str]) -> Command {
     cmd.args(args)
         .env_remove("PAS_AGENT")
         .env_remove("DEMO_TOKEN")
+        .env_remove("DEMO_CONFIG")
         .env_remove("NO_COLOR")
         .env_remove("CLICOLOR_FORCE")
         .stdin(Stdio::null());

@@ -64,7 +64,9 @@ pub fn shapes(ctx: &mut Ctx) -> Verdict {
             missing.push(shape.name.clone());
             continue;
         };
+        // An example that is not one argv cannot show the shape: as good as none.
         let Ok(words) = shell_words::split(&example.command) else {
+            missing.push(shape.name.clone());
             continue;
         };
         let args: Vec<String> = words
@@ -96,7 +98,10 @@ pub fn shapes(ctx: &mut Ctx) -> Verdict {
     }
     if !missing.is_empty() {
         return Verdict::fail(
-            format!("no command or no example for: {}", missing.join(", ")),
+            format!(
+                "no command or no runnable example for: {}",
+                missing.join(", ")
+            ),
             &[],
         );
     }

@@ -62,8 +62,11 @@ pub fn json_valid(ctx: &mut Ctx) -> Verdict {
         checked.push(run);
     }
     if checked.is_empty() {
-        let evidence: Vec<&Run> = runs.iter().map(|(_, r)| r).collect();
-        return Verdict::fail("no example exited 0", &evidence);
+        // A tool whose every command fails (a scaffold's stubs answer NOT_IMPLEMENTED) prints no
+        // output to judge here; its errors are what errors.shape holds to PAS 7.1.
+        return Verdict::skip(
+            "no example exited 0: there is no output to judge (errors.shape judges the errors)",
+        );
     }
     Verdict::pass(&checked)
 }

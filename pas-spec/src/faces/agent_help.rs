@@ -138,7 +138,7 @@ fn render_group(registry: &Registry, path: &[String], under: &[&Command]) -> Str
     if path.is_empty() {
         out.push('\n');
         section(&mut out, "GLOBAL FLAGS");
-        let mut rows = runtime_flag_rows();
+        let mut rows = runtime_flag_rows(registry);
         rows.extend(
             registry
                 .global_flags

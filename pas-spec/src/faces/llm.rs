@@ -174,7 +174,7 @@ pub fn document(registry: &Registry) -> Document {
     } else {
         format!("{} <command> [flags] [args]", registry.name)
     };
-    let mut global_flags: Vec<Row> = runtime_flag_rows()
+    let mut global_flags: Vec<Row> = runtime_flag_rows(registry)
         .into_iter()
         .map(|(signature, facts)| Row { signature, facts })
         .collect();

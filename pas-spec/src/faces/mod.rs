@@ -13,3 +13,5 @@ pub mod catalog;
 pub mod llm;
 pub mod mcp;
 mod words;
+
+pub use words::config_env_var;

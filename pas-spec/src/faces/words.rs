@@ -204,8 +204,25 @@ pub(crate) fn exit_code_rows(registry: &Registry, only: Option<&[&str]>) -> Vec<
         .collect()
 }
 
+/// The variable that names a tool's configuration file: the name in upper snake case and
+/// `_CONFIG` (`todo` reads `TODO_CONFIG`, `my-tool` reads `MY_TOOL_CONFIG`).
+pub fn config_env_var(tool: &str) -> String {
+    let mut name: String = tool
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    name.push_str("_CONFIG");
+    name
+}
+
 /// The flags the runtime gives every tool, as (signature, meaning) rows.
-pub(crate) fn runtime_flag_rows() -> Vec<(String, String)> {
+pub(crate) fn runtime_flag_rows(registry: &Registry) -> Vec<(String, String)> {
     vec![
         (
             "--agent".to_owned(),
@@ -216,6 +233,15 @@ pub(crate) fn runtime_flag_rows() -> Vec<(String, String)> {
         (
             "--audit-log <path>".to_owned(),
             "Append one JSON line per call (time, command, redacted arguments, result).".to_owned(),
+        ),
+        (
+            "--config <path>".to_owned(),
+            format!(
+                "Read global flags from this TOML file (else ${}, else \
+                 ~/.config/{}/config.toml); flags and environment win over it.",
+                config_env_var(&registry.name),
+                registry.name
+            ),
         ),
         (
             "--version".to_owned(),

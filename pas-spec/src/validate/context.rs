@@ -88,6 +88,7 @@ impl<'a> Context<'a> {
             BuiltinFlag::switch("version", Some('V')),
             BuiltinFlag::valued("format"),
             BuiltinFlag::valued("audit-log"),
+            BuiltinFlag::valued("config"),
         ];
         match self.profile() {
             Profile::Pas => {}

@@ -30,11 +30,19 @@ impl Env {
         cmd
     }
 
-    /// `todo ARGS...` with no `--db` (XDG_DATA_HOME inside the temp dir, TODO_DB unset).
+    /// Where `todo` looks for its configuration file by default (inside the temp dir).
+    pub fn default_config(&self) -> PathBuf {
+        self.dir.path().join("config/todo/config.toml")
+    }
+
+    /// `todo ARGS...` with no `--db` (XDG_DATA_HOME and XDG_CONFIG_HOME inside the temp dir,
+    /// TODO_DB and TODO_CONFIG unset).
     pub fn bare(&self, args: &[&str]) -> std::process::Command {
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_todo"));
         cmd.args(args)
             .env_remove("TODO_DB")
+            .env_remove("TODO_CONFIG")
+            .env("XDG_CONFIG_HOME", self.dir.path().join("config"))
             .env_remove("PAS_AGENT")
             .env("XDG_DATA_HOME", self.dir.path().join("xdg"))
             .stdin(std::process::Stdio::null());

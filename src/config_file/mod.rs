@@ -1,0 +1,180 @@
+//! Configuration files: values for a tool's global flags from a TOML file, below argv and the
+//! environment and above the registry's defaults.
+//!
+//! The file's values become clap default values of the global args before clap parses, so a
+//! handler reads them exactly as it reads a flag, and clap keeps the precedence (argv, then the
+//! flag's `env`, then the default). clap reports such a value as a default; [`ConfigFile`]
+//! remembers which args the file supplied so that `config show` can say `file`.
+//!
+//! Keys are global flag names (kebab-case); values have the parameter's type. Anything else is a
+//! `CONFIG_INVALID` error naming the file and key, and never quoting a value (it may be secret).
+
+mod locate;
+mod typed;
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use pas_spec::Registry;
+use serde_json::json;
+
+use crate::clap_face::arg_id;
+use crate::codes;
+use crate::error::Error;
+use crate::redact::Redactor;
+
+pub(crate) use locate::env_var;
+use locate::{Located, Origin};
+use typed::Mismatch;
+
+/// The configuration file a call read, and the global flag values it supplied.
+#[derive(Debug, Clone)]
+pub(crate) struct ConfigFile {
+    path: PathBuf,
+    /// clap arg id and the texts clap parses, per key of the file.
+    values: Vec<(String, Vec<String>)>,
+}
+
+impl ConfigFile {
+    /// The file's path as the call named it (or the default location).
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether the file supplied the arg with this clap id.
+    pub(crate) fn supplied(&self, id: &str) -> bool {
+        self.values.iter().any(|(i, _)| i == id)
+    }
+
+    /// The tool's clap command with the file's values as the global args' defaults.
+    pub(crate) fn apply(&self, mut cmd: clap::Command) -> Result<clap::Command, Error> {
+        for (id, texts) in &self.values {
+            if !cmd.get_arguments().any(|a| a.get_id() == id.as_str()) {
+                // A derive-built parser whose ids break the convention (see `App::with_command`).
+                return Err(Error::internal(format!(
+                    "the global flag {id} of the registry has no clap arg with that id"
+                )));
+            }
+            cmd = cmd.mut_arg(id, |arg| arg.default_values(texts.clone()));
+        }
+        Ok(cmd)
+    }
+}
+
+/// Finds and reads the call's configuration file: `None` when there is none to read. Secret
+/// values go to the redactor as they are read, so no later error can print them.
+pub(crate) fn load(
+    registry: &Registry,
+    flag: Option<&Path>,
+    redactor: &mut Redactor,
+) -> Result<Option<ConfigFile>, Error> {
+    let Some(located) = locate::locate(&registry.name, flag) else {
+        return Ok(None);
+    };
+    let text = match std::fs::read_to_string(&located.path) {
+        Ok(text) => text,
+        Err(err) if err.kind() == io::ErrorKind::NotFound && !located.named() => return Ok(None),
+        Err(err) => return Err(unreadable(&located, &err)),
+    };
+    let path = &located.path;
+    let table: toml::Table = text.parse().map_err(|err: toml::de::Error| {
+        // The message and position only: toml's Display quotes the line, which may hold a secret.
+        let at = err.span().map_or(String::new(), |span| {
+            let before = &text[..span.start.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+            format!(":{line}:{column}")
+        });
+        invalid(
+            path,
+            None,
+            format!(
+                "{}{at} is not valid TOML: {}",
+                path.display(),
+                err.message().trim()
+            ),
+            format!("fix the TOML syntax of {}{at}", path.display()),
+        )
+    })?;
+    let mut values = Vec::with_capacity(table.len());
+    for (key, value) in &table {
+        let Some(param) = registry.global_flags.iter().find(|p| &p.name == key) else {
+            let keys: Vec<&str> = registry
+                .global_flags
+                .iter()
+                .map(|p| p.name.as_str())
+                .collect();
+            let hint = if keys.is_empty() {
+                format!(
+                    "remove `{key}` from {}: {} has no global flags to configure",
+                    path.display(),
+                    registry.name
+                )
+            } else {
+                format!(
+                    "remove or rename `{key}` in {}; the keys are the global flags: {}",
+                    path.display(),
+                    keys.join(", ")
+                )
+            };
+            return Err(invalid(
+                path,
+                Some(key),
+                format!(
+                    "{}:{key}: `{key}` is not a global flag of {}",
+                    path.display(),
+                    registry.name
+                ),
+                hint,
+            ));
+        };
+        let texts = typed::texts(param, value).map_err(|mismatch| {
+            let wanted = match mismatch {
+                Mismatch::Type { expected, found } => {
+                    format!("must be {expected}, not a TOML {found}")
+                }
+                Mismatch::NotAllowed(allowed) => format!("must be one of: {}", allowed.join(", ")),
+            };
+            invalid(
+                path,
+                Some(key),
+                format!("{}:{key}: `{key}` {wanted}", path.display()),
+                format!("fix `{key}` in {}: it {wanted}", path.display()),
+            )
+        })?;
+        if param.secret {
+            texts.iter().for_each(|t| redactor.add_secret(t));
+        }
+        values.push((arg_id(param), texts));
+    }
+    Ok(Some(ConfigFile {
+        path: located.path,
+        values,
+    }))
+}
+
+fn unreadable(located: &Located, err: &io::Error) -> Error {
+    let path = located.path.display();
+    let hint = match (&located.origin, err.kind()) {
+        (Origin::Flag, io::ErrorKind::NotFound) => {
+            format!("create {path}, or give --config an existing TOML file")
+        }
+        (Origin::Environment(var), io::ErrorKind::NotFound) => {
+            format!("create {path}, or point {var} at an existing TOML file (or unset it)")
+        }
+        _ => format!("make {path} a readable UTF-8 TOML file"),
+    };
+    let message = if err.kind() == io::ErrorKind::NotFound {
+        format!("the configuration file {path} does not exist")
+    } else {
+        format!("cannot read the configuration file {path}: {err}")
+    };
+    invalid(&located.path, None, message, hint)
+}
+
+/// A `CONFIG_INVALID` error: a blocked prerequisite (exit 2), with the file and key as details.
+fn invalid(path: &Path, key: Option<&str>, message: String, hint: String) -> Error {
+    Error::new(codes::CONFIG_INVALID, message)
+        .with_suggestion(hint)
+        .with_details(json!({ "file": path.display().to_string(), "key": key }))
+}
