@@ -102,7 +102,7 @@ impl App {
 
     /// Runs the given argv (argv[0] first). Installs the process's signal watcher and panic
     /// hook, so call it once per process.
-    pub fn run_from<I, T>(self, args: I) -> ExitCode
+    pub fn run_from<I, T>(mut self, args: I) -> ExitCode
     where
         I: IntoIterator<Item = T>,
         T: Into<OsString>,
@@ -165,23 +165,36 @@ impl App {
         // compose is machine output always: handlers see agent mode without `--agent`.
         let machine = pre.agent || self.registry.profile == pas_spec::Profile::Compose;
         let shared = Arc::new(Shared::new(self.registry.clone(), machine, output));
-        signals::install(shared.clone());
+        let mut watch = signals::install(shared.clone());
+        // Help and the spec never block, so they go without the watcher thread: spawning it and
+        // reaping it at exit cost a one-shot call more than its whole job on a loaded machine.
+        // A call that may reach a handler starts it at once, as it always did.
+        if !(pre.help || pre.print_spec) {
+            watch.start();
+        }
 
         let outcome = match early {
             Some(error) => Outcome::Failed(error),
-            None => self.dispatch(&shared, &pre, config.as_ref()),
+            None => self.dispatch(&shared, &pre, config.as_ref(), &mut watch),
+        };
+        // A signal the call did not start a watcher for (it could not block) still ends it.
+        let outcome = match watch.pending() {
+            Some(error) => Outcome::Failed(error),
+            None => outcome,
         };
         let code = shared.lock().finish(outcome);
         ExitCode::from(code)
     }
 
     fn dispatch(
-        &self,
+        &mut self,
         shared: &Arc<Shared>,
         pre: &Prescan,
         config: Option<&ConfigFile>,
+        watch: &mut signals::Watch,
     ) -> Outcome {
         if pre.validate {
+            watch.start();
             return crate::validate::run(&self.registry, shared, pre.agent);
         }
         if pre.print_spec {
@@ -205,10 +218,15 @@ impl App {
         {
             return outcome;
         }
-        let mut cmd = match config.map(|file| file.apply(self.command.clone())) {
-            Some(Ok(cmd)) => cmd,
-            Some(Err(error)) => return Outcome::Failed(error),
-            None => self.command.clone(),
+        // The call parses once, so it takes the command rather than cloning it (a deep copy of
+        // every arg: a measurable share of start-up).
+        let command = std::mem::take(&mut self.command);
+        let mut cmd = match config {
+            Some(file) => match file.apply(command) {
+                Ok(cmd) => cmd,
+                Err(error) => return Outcome::Failed(error),
+            },
+            None => command,
         };
         if pre.agent {
             cmd = cmd.color(clap::ColorChoice::Never);
@@ -217,7 +235,11 @@ impl App {
             return agent_help(shared, &cmd, &pre.argv);
         }
         match cmd.try_get_matches_from_mut(pre.argv.iter()) {
-            Ok(matches) => self.run_matched(shared, &matches, config),
+            Ok(matches) => {
+                // A handler or built-in may block: a signal must end it promptly.
+                watch.start();
+                self.run_matched(shared, &matches, config)
+            }
             Err(err) => match err.kind() {
                 // `tool --agent help <command>`: clap's help subcommand, answered by the profile.
                 ErrorKind::DisplayHelp if pre.agent => agent_help(shared, &cmd, &pre.argv),
@@ -282,7 +304,7 @@ impl App {
                 command.name
             )));
         };
-        let args = Args::new(leaf.clone()).with_root(matches);
+        let args = args_of(matches, leaf);
         let context = Context::new(shared.clone(), index)
             .with_dry_run(builtins::guard::dry_run(command, leaf));
         let ran = panics::catch(|| -> Result<(), Stop> {
@@ -315,7 +337,7 @@ impl App {
                 command,
             });
         }
-        let args = Args::new(leaf.clone()).with_root(matches);
+        let args = args_of(matches, leaf);
         let ran = panics::catch(|| -> Result<(), Stop> {
             let reply = builtins::run(builtin, &self.registry, &self.health_checks, &args, config)?;
             render::drive::reply(shared, reply)
@@ -335,5 +357,15 @@ fn agent_help(shared: &Shared, cmd: &clap::Command, argv: &[OsString]) -> Outcom
     match output.profile.help(&mut output.sinks, &path) {
         Ok(_) => Outcome::Success,
         Err(err) => Stop::from(err).into(),
+    }
+}
+
+/// The handler's arguments. A single-command tool's leaf is the root itself, whose one copy
+/// serves both (cloning clap's matches is a visible share of start-up).
+fn args_of(matches: &clap::ArgMatches, leaf: &clap::ArgMatches) -> Args {
+    if std::ptr::eq(matches, leaf) {
+        Args::new(leaf.clone())
+    } else {
+        Args::new(leaf.clone()).with_root(matches)
     }
 }

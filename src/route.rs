@@ -20,6 +20,10 @@ pub(crate) fn matched(matches: &ArgMatches) -> (Vec<String>, &ArgMatches) {
 /// The command path argv points at, for help: subcommand words (aliases resolved) in order,
 /// skipping flags and their values, ignoring positionals and clap's `help` word.
 pub(crate) fn help_path(root: &clap::Command, argv: &[OsString]) -> Vec<String> {
+    // A single-command tool has no path to find: skip the copy and build of the whole command.
+    if !root.has_subcommands() {
+        return Vec::new();
+    }
     let mut root = root.clone();
     root.build();
     let mut current = &root;

@@ -68,24 +68,7 @@ fn plan_one(
     text: &str,
     owner: Option<&Command>,
 ) -> Result<Planned, String> {
-    let words = shell_words::split(text).map_err(|e| format!("not shell words: {e}"))?;
-    if let Some(word) = words.iter().find(|w| is_shell_syntax(w)) {
-        return Err(format!("a shell pipeline or glob (`{word}`), not one argv"));
-    }
-    match words.first() {
-        Some(first) if *first == registry.name => {}
-        _ => {
-            return Err(format!(
-                "does not start with the tool's name `{}`",
-                registry.name
-            ));
-        }
-    }
-    let args: Vec<String> = words[1..]
-        .iter()
-        .filter(|w| *w != "--agent")
-        .cloned()
-        .collect();
+    let args = argv(registry, text)?;
     let command = owner.cloned().or_else(|| command_of(commands, &args));
     if let Some(command) = &command
         && command.effect != Effect::Read
@@ -101,6 +84,29 @@ fn plan_one(
         args,
         command,
     })
+}
+
+/// The arguments of an invocation line (an example, or an exit code's trigger) after the tool's
+/// name, without `--agent`; or why it is not one argv of the tool.
+pub fn argv(registry: &Registry, text: &str) -> Result<Vec<String>, String> {
+    let words = shell_words::split(text).map_err(|e| format!("not shell words: {e}"))?;
+    if let Some(word) = words.iter().find(|w| is_shell_syntax(w)) {
+        return Err(format!("a shell pipeline or glob (`{word}`), not one argv"));
+    }
+    match words.first() {
+        Some(first) if *first == registry.name => {}
+        _ => {
+            return Err(format!(
+                "does not start with the tool's name `{}`",
+                registry.name
+            ));
+        }
+    }
+    Ok(words[1..]
+        .iter()
+        .filter(|w| *w != "--agent")
+        .cloned()
+        .collect())
 }
 
 /// The command whose argv path is the longest prefix of the example's leading words.

@@ -28,7 +28,8 @@ pub(crate) fn tool(
         let meaning = lit(&exit.meaning);
         let blocking = exit.blocking.then(|| quote!(, blocking));
         let success = exit.success.then(|| quote!(, success));
-        keys.push(quote!(exit_code(#code, #name, #meaning #blocking #success)));
+        let trigger = exit.trigger.as_deref().map(lit).map(|t| quote!(, #t));
+        keys.push(quote!(exit_code(#code, #name, #meaning #blocking #success #trigger)));
     }
     keys.extend(examples(&registry.examples));
     keys.extend(anti_patterns(&registry.anti_patterns));

@@ -61,7 +61,7 @@ fn assert_all_pass(tool: &[&str]) {
     assert_eq!(summary["ok"], true);
     assert_eq!(code, 0);
     // Every level 1 and 2 check of the pas contract ran.
-    assert_eq!(checks.len(), 18, "{checks:?}");
+    assert_eq!(checks.len(), 19, "{checks:?}");
 }
 
 #[test]
@@ -95,6 +95,7 @@ const FAULTS: &[(&str, &str)] = &[
     ("lowercase_error", "errors.shape"),
     ("undocumented_exit", "exit_codes.documented"),
     ("exit_3", "exit_codes.semantic"),
+    ("declared_exit_1", "errors.declared"),
 ];
 
 #[test]
@@ -206,7 +207,8 @@ const COMPOSE: Contract = Contract {
         ("health_status", &["compose.health"]),
         ("config_fails", &["compose.config_show"]),
         ("toon_json", &["compose.toon"]),
-        ("exit_3", &["compose.exit_codes"]),
+        // The triggered NOTE_NOT_FOUND exits 3 too.
+        ("exit_3", &["compose.exit_codes", "errors.declared"]),
     ],
 };
 
@@ -218,7 +220,8 @@ const ROBOT: Contract = Contract {
     faults: &[
         ("no_schema_version", &["robot.envelope"]),
         ("no_recoverable", &["robot.error"]),
-        ("exit_9", &["robot.exit_codes"]),
+        // The triggered ITEM_NOT_FOUND exits 9 too.
+        ("exit_9", &["robot.exit_codes", "errors.declared"]),
     ],
 };
 

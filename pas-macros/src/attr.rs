@@ -11,7 +11,7 @@ mod syntax;
 use std::collections::HashSet;
 
 use proc_macro2::{Ident, TokenStream};
-use syn::{Attribute, LitInt, LitStr, Type};
+use syn::{Attribute, Lit, LitInt, LitStr, Type};
 
 use keys::{COMMAND, DEPRECATED, PAGING, TOOL, usage};
 pub(crate) use keys::{Scope, did_you_mean};
@@ -33,13 +33,14 @@ pub(crate) struct ToolAttrs {
 }
 
 /// `exit_code(100, FILE_NOT_FOUND, "File not found")`, optionally followed by `blocking` or
-/// `success`.
+/// `success`, and by a string: the invocation that triggers the code (the spec's `trigger`).
 pub(crate) struct ExitCodeAttr {
     pub code: LitInt,
     pub name: Ident,
     pub meaning: LitStr,
     pub blocking: bool,
     pub success: bool,
+    pub trigger: Option<LitStr>,
 }
 
 /// `example("command line", "what it does")`; the description may be left out.
@@ -236,9 +237,14 @@ fn exit_code(entry: &Entry, ctxt: &Ctxt) -> Option<ExitCodeAttr> {
     let code = item_int(&items[0], "the exit status", ctxt);
     let name = item_ident(&items[1], "the error constant", ctxt);
     let meaning = item_string(&items[2], "what the code means", ctxt);
-    let (mut blocking, mut success) = (false, false);
+    let (mut blocking, mut success, mut trigger) = (false, false, None);
     for flag in &items[3..] {
-        match item_ident(flag, "`blocking` or `success`", ctxt) {
+        // A string is the trigger; anything else must be one of the flag words.
+        if let Ok(Lit::Str(lit)) = syn::parse2::<Lit>(flag.clone()) {
+            trigger = Some(lit);
+            continue;
+        }
+        match item_ident(flag, "`blocking`, `success` or a trigger string", ctxt) {
             Some(word) if word == "blocking" => blocking = true,
             Some(word) if word == "success" => success = true,
             Some(word) => ctxt.spanned(&word, "expected `blocking` (compose) or `success` (robot)"),
@@ -251,6 +257,7 @@ fn exit_code(entry: &Entry, ctxt: &Ctxt) -> Option<ExitCodeAttr> {
         meaning: meaning?,
         blocking,
         success,
+        trigger,
     })
 }
 

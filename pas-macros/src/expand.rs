@@ -125,8 +125,9 @@ fn tool(tool: &ToolAttrs) -> TokenStream {
         let name = string(&LitStr::new(&exit.name.to_string(), exit.name.span()));
         let meaning = string(&exit.meaning);
         let (blocking, success) = (exit.blocking, exit.success);
+        let trigger = option(exit.trigger.as_ref().map(string));
         quote! {
-            ::pas::spec::ExitCode { code: #code, name: #name, meaning: #meaning, blocking: #blocking, success: #success }
+            ::pas::spec::ExitCode { code: #code, name: #name, meaning: #meaning, blocking: #blocking, success: #success, trigger: #trigger }
         }
     });
     let examples = examples(&tool.examples);

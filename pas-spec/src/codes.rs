@@ -89,6 +89,7 @@ pub const CODES: &[(&str, &str)] = &[
     ("E074", "an example gives a flag or positional a wrong value (type, enum, missing, repeated)"),
     ("E075", "an example leaves out a required parameter"),
     ("E076", "an example gives more positional values than the command takes"),
+    ("E077", "an exit code's trigger runs no command of the tool (a built-in, --help, nothing)"),
     // Validator warnings.
     ("W001", "resources are declared but the level is below 3"),
     ("W002", "schemaVersion is set outside the robot profile"),

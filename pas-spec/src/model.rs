@@ -119,6 +119,11 @@ pub struct ExitCode {
     /// robot: the code reports a kind of success (e.g. `OK_CANDIDATES`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub success: bool,
+    /// A whole invocation that makes the tool fail with this code, written like an example's
+    /// `command`, e.g. `word-counter --agent no-such-file.txt`; `pas-gen conform` runs it in a
+    /// scratch directory, so it must need no network, credentials or prior setup.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<String>,
 }
 
 /// A mistake to avoid, and why or what to do instead.

@@ -229,6 +229,7 @@ fn hard_registry(strings: &[&str]) -> Registry {
                 meaning: (*s).to_owned(),
                 blocking: false,
                 success: false,
+                trigger: Some(format!("tool --agent {s}")),
             })
             .collect(),
         anti_patterns: strings

@@ -51,6 +51,23 @@ pub(crate) trait Profile: Send {
     fn object(&mut self, sinks: &mut Sinks, object: &Object) -> io::Result<()>;
     fn stream_start(&mut self, sinks: &mut Sinks, kind: StreamKind) -> io::Result<()>;
     fn stream_item(&mut self, sinks: &mut Sinks, kind: StreamKind, item: &[u8]) -> io::Result<()>;
+    /// Whether every item of this stream is written as its bytes and a newline, nothing else,
+    /// so the render loop may join many into one [`Profile::stream_lines`] call (fewer lock
+    /// round trips for a fast list to a sink no reader waits on).
+    fn plain_lines(&self, _kind: StreamKind) -> bool {
+        false
+    }
+    /// Whole lines (each an item and `\n`), as `stream_item` would have written them one by
+    /// one; only called when [`Profile::plain_lines`] said so.
+    fn stream_lines(
+        &mut self,
+        sinks: &mut Sinks,
+        _kind: StreamKind,
+        lines: &[u8],
+    ) -> io::Result<()> {
+        sinks.stdout.write(lines)?;
+        sinks.stdout.end_line()
+    }
     /// `complete` is false when the stream failed or was interrupted half-way.
     fn stream_end(&mut self, sinks: &mut Sinks, kind: StreamKind, complete: bool)
     -> io::Result<()>;

@@ -117,6 +117,11 @@ impl Profile for PasProfile {
         sinks.stdout.end_line()
     }
 
+    fn plain_lines(&self, kind: StreamKind) -> bool {
+        // Everything but an array is one line per item (see `stream_item`).
+        !(kind == StreamKind::List && self.array())
+    }
+
     fn stream_end(
         &mut self,
         sinks: &mut Sinks,

@@ -38,7 +38,7 @@ pub use item::FileCount;
 #[agent(
     level = 2,
     profile = "pas",
-    exit_code(100, FILE_NOT_FOUND, "File not found"),
+    exit_code(100, FILE_NOT_FOUND, "File not found", "word-counter --agent no-such-file.txt"),
     exit_code(101, FILE_NOT_READABLE, "File not readable"),
     example("word-counter --agent file.txt", "Count words in one file"),
     example("find . -name \"*.md\" | xargs word-counter --agent", "Count all markdown files"),

@@ -3,6 +3,7 @@
 
 mod agent_flag;
 mod compose;
+mod declared;
 mod errors;
 mod help;
 mod level3;
@@ -359,7 +360,15 @@ pub const CHECKS: &[Check] = &[
         "every exit code seen is a named code of the spec",
         robot::exit_codes
     ),
-    // Last: they judge every run made above.
+    // Last: they judge every run made above (the triggers' runs included).
+    check!(
+        "errors.declared",
+        "PAS 3.3, 7.1",
+        2,
+        ALL,
+        "each exit code's trigger fails with that code and names its constant",
+        declared::declared
+    ),
     check!(
         "errors.shape",
         "PAS 7.1",

@@ -13,7 +13,7 @@ use crate::context::Ctx;
 use crate::runner::Run;
 
 /// The envelope a call printed on stdout, or why it is not one.
-fn envelope(run: &Run) -> Result<Value, String> {
+pub fn envelope(run: &Run) -> Result<Value, String> {
     let value = json(&run.out()).map_err(|e| format!("stdout is not one JSON value: {e}"))?;
     if !value["schema_version"].is_string() {
         return Err("no string `schema_version`".into());

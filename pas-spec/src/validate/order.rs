@@ -97,6 +97,7 @@ impl Node {
                 ("meaning", OPAQUE),
                 ("blocking", OPAQUE),
                 ("success", OPAQUE),
+                ("trigger", OPAQUE),
             ],
             Node::Example => &[("command", OPAQUE), ("description", OPAQUE)],
             Node::AntiPattern => &[("pattern", OPAQUE), ("instead", OPAQUE)],

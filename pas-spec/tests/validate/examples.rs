@@ -302,3 +302,28 @@ fn single_command_tools() {
         ],
     );
 }
+
+/// An exit code's trigger is parsed like an example, and must reach one of the tool's commands.
+#[test]
+fn triggers_parse_like_examples_and_run_a_command() {
+    let found = check(|s| {
+        s["exitCodes"] = json!([
+            {"code": 100, "name": "NOT_FOUND", "meaning": "No such task", "trigger": "task-tool --agent task list --cursor gone"},
+            {"code": 101, "name": "BAD_LIMIT", "meaning": "Bad limit", "trigger": "task-tool task list --limit many"},
+            {"code": 102, "name": "ONLY_HELP", "meaning": "Help", "trigger": "task-tool --help"},
+            {"code": 103, "name": "BUILT_IN", "meaning": "Built-in", "trigger": "task-tool help"},
+            {"code": 104, "name": "OTHER_TOOL", "meaning": "Other", "trigger": "other-tool task list"},
+            {"code": 105, "name": "NO_TRIGGER", "meaning": "None"}
+        ]);
+    });
+    assert_exactly(
+        &found,
+        &[
+            ("E074", "/exitCodes/1/trigger"),
+            ("E077", "/exitCodes/2/trigger"),
+            ("E077", "/exitCodes/3/trigger"),
+            ("E071", "/exitCodes/4/trigger"),
+        ],
+    );
+    assert!(found.iter().any(|d| d.message.contains("`ONLY_HELP`")));
+}

@@ -58,3 +58,12 @@ fn secret_positionals_in_examples() {
     });
     assert_exactly(&found, &[("E061", "/commands/0/examples/0/command")]);
 }
+
+#[test]
+fn triggers_show_placeholders_only() {
+    let found = with_token(|s| {
+        s["exitCodes"][0]["trigger"] =
+            json!("TASK_TOKEN=hunter2 task-tool task list --cursor gone");
+    });
+    assert_exactly(&found, &[("E061", "/exitCodes/0/trigger")]);
+}

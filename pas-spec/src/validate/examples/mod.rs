@@ -2,11 +2,13 @@
 //! argv must parse against the command it illustrates (a tool-level example may run any command).
 //!
 //! An agent copies examples verbatim, so an example that would fail is worse than none.
+//! An exit code's `trigger` is checked the same way ([`triggers`]): `pas-gen conform` runs it.
 
 mod argv;
 mod shell;
+mod triggers;
 
-use crate::{Example, Parameter};
+use crate::Parameter;
 
 use super::context::Context;
 use super::report::{self, Pointer, Report};
@@ -17,19 +19,21 @@ use shell::ShellError;
 
 pub fn check(context: &Context, report: &mut Report) {
     let registry = context.registry;
-    let any =
-        !registry.examples.is_empty() || registry.commands.iter().any(|c| !c.examples.is_empty());
+    let any = !registry.examples.is_empty()
+        || registry.commands.iter().any(|c| !c.examples.is_empty())
+        || registry.exit_codes.iter().any(|c| c.trigger.is_some());
     if !any {
         return;
     }
     let cli = Cli::new(context);
+    triggers::check(context, &cli, report);
     let examples = Pointer::root().at("examples");
     for (index, example) in registry.examples.iter().enumerate() {
         check_example(
             context,
             &cli,
             None,
-            example,
+            &example.command,
             &examples.at(index).at("command"),
             report,
         );
@@ -41,7 +45,7 @@ pub fn check(context: &Context, report: &mut Report) {
                 context,
                 &cli,
                 Some(command),
-                example,
+                &example.command,
                 &examples.at(index).at("command"),
                 report,
             );
@@ -57,16 +61,18 @@ pub fn is_placeholder(value: &str) -> bool {
         || value == "..."
 }
 
+/// Checks one invocation line (an example's `command`, or a trigger) and returns what it selects,
+/// or `None` when it is not a shell line that runs the tool.
 fn check_example(
     context: &Context,
     cli: &Cli,
     owner: Option<usize>,
-    example: &Example,
+    command: &str,
     pointer: &Pointer,
     report: &mut Report,
-) {
+) -> Option<Selection> {
     let tool = &context.registry.name;
-    let line = example.command.trim();
+    let line = command.trim();
     let invocation = match shell::invocation(line, tool) {
         Ok(invocation) => invocation,
         Err(ShellError::Syntax(why)) => {
@@ -76,7 +82,7 @@ fn check_example(
                 format!("The example `{line}` {why}, so it is not a shell command."),
                 "Write the whole invocation as it would be typed, quotes closed, e.g. `tool --agent input.txt`.",
             );
-            return;
+            return None;
         }
         Err(ShellError::NoTool) => {
             report.error(
@@ -85,7 +91,7 @@ fn check_example(
                 format!("The example `{line}` does not run `{tool}`."),
                 format!("Start the invocation with the tool's name, e.g. `{tool} --agent ...` (a pipeline before it is fine)."),
             );
-            return;
+            return None;
         }
     };
     let parsed = cli.parse(&invocation.args, invocation.appends_args);
@@ -122,6 +128,7 @@ fn check_example(
             secrets::check_example_value(parameter, value, pointer, report);
         }
     }
+    Some(parsed.selection)
 }
 
 /// A command's example must run that command.
