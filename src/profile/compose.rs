@@ -295,15 +295,7 @@ impl Profile for ComposeProfile {
     }
 
     fn help(&mut self, sinks: &mut Sinks, path: &[String]) -> io::Result<bool> {
-        if !self.agent {
-            return Ok(false);
-        }
-        use pas_spec::faces::agent_help;
-        let text = agent_help::render(&self.registry, path)
-            .unwrap_or_else(|| agent_help::render_tool(&self.registry));
-        sinks.stdout.write(text.as_bytes())?;
-        sinks.stdout.end_line()?;
-        Ok(true)
+        super::agent_help(self.agent, &self.registry, sinks, path)
     }
 
     fn progress_style(&self, _output: OutputKind) -> ProgressStyle {

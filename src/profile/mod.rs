@@ -111,3 +111,22 @@ pub(crate) fn for_call(
         }
     }
 }
+
+/// `--agent --help` as every profile prints it: the registry's agent help for `path` (the whole
+/// tool when the path names no command), on stdout. Human help stays clap's (`false`).
+pub(crate) fn agent_help(
+    agent: bool,
+    registry: &Registry,
+    sinks: &mut Sinks,
+    path: &[String],
+) -> io::Result<bool> {
+    if !agent {
+        return Ok(false);
+    }
+    use pas_spec::faces::agent_help;
+    let text =
+        agent_help::render(registry, path).unwrap_or_else(|| agent_help::render_tool(registry));
+    sinks.stdout.write(text.as_bytes())?;
+    sinks.stdout.end_line()?;
+    Ok(true)
+}

@@ -15,7 +15,6 @@ use serde_json::Value;
 use super::{CallOptions, Profile, ProgressStyle};
 use crate::codes;
 use crate::error::Error;
-use crate::faces::agent_help;
 use crate::output::Sinks;
 use crate::redact::Redactor;
 use crate::render::human;
@@ -197,14 +196,7 @@ impl Profile for PasProfile {
     }
 
     fn help(&mut self, sinks: &mut Sinks, path: &[String]) -> io::Result<bool> {
-        if !self.agent {
-            return Ok(false);
-        }
-        let text = agent_help::render(&self.registry, path)
-            .unwrap_or_else(|| agent_help::render_tool(&self.registry));
-        sinks.stdout.write(text.as_bytes())?;
-        sinks.stdout.end_line()?;
-        Ok(true)
+        super::agent_help(self.agent, &self.registry, sinks, path)
     }
 
     fn progress_style(&self, output: OutputKind) -> ProgressStyle {
