@@ -42,12 +42,7 @@ pub fn envelope_check(ctx: &mut Ctx) -> Verdict {
     for args in [&["tools"][..], &["health"], &["config", "show"]] {
         runs.push(surface(ctx, args));
     }
-    for run in &runs {
-        if let Err(why) = envelope(run) {
-            return Verdict::fail(why, &[run]);
-        }
-    }
-    Verdict::pass(&runs.iter().collect::<Vec<_>>())
+    Verdict::every(&runs, envelope)
 }
 
 /// compose.error: an unknown flag gives an error envelope with code, message and hint.

@@ -44,6 +44,17 @@ impl Verdict {
         }
     }
 
+    /// Every run must satisfy `rule`: the first that does not fails the check with its reason
+    /// as evidence; otherwise all runs pass.
+    pub fn every<T>(runs: &[Run], rule: impl Fn(&Run) -> Result<T, String>) -> Verdict {
+        for run in runs {
+            if let Err(why) = rule(run) {
+                return Verdict::fail(why, &[run]);
+            }
+        }
+        Verdict::pass(&runs.iter().collect::<Vec<_>>())
+    }
+
     /// The check cannot run.
     pub fn skip(reason: impl Into<String>) -> Verdict {
         Verdict {

@@ -40,12 +40,7 @@ pub fn envelope_check(ctx: &mut Ctx) -> Verdict {
     if runs.is_empty() {
         return Verdict::skip(ctx.why_no_example());
     }
-    for run in &runs {
-        if let Err(why) = envelope(run) {
-            return Verdict::fail(why, &[run]);
-        }
-    }
-    Verdict::pass(&runs.iter().collect::<Vec<_>>())
+    Verdict::every(&runs, envelope)
 }
 
 /// robot.error: an unknown flag gives `status: error` with code, message and recoverable.
