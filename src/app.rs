@@ -15,12 +15,13 @@ use crate::audit::Audit;
 use crate::builtins::{self, health};
 use crate::clap_augment::{self, FORMAT_ID};
 use crate::config_file::{self, ConfigFile};
-use crate::context::{self, Context};
+use crate::context::{self, Context, Selected};
 use crate::error::Error;
 use crate::output::{Outcome, Output, Shared, Stop};
 use crate::profile::{self, CallOptions};
 use crate::redact::Redactor;
 use crate::reply::Reply;
+use crate::resources::{self, Resources, route::VerbHandler};
 use crate::{clap_face, codes, doc_commands, panics, parse_error, render, route, signals};
 
 /// A command's handler: parsed arguments and the call's context in, a reply or an error out.
@@ -33,6 +34,13 @@ pub struct App {
     command: clap::Command,
     handlers: HashMap<String, Box<Handler>>,
     health_checks: Vec<health::Registered>,
+    /// The level 3/4 verb commands the resources offer (none for most tools).
+    verbs: Vec<Arc<pas_spec::Command>>,
+    /// The handler of every verb, once [`App::resources`] gave one.
+    resources: Option<Box<VerbHandler>>,
+    /// Output and input schemas the registry was built without (a derive-built tool): made
+    /// only for a call that may show them.
+    pub(crate) schemas: crate::tool::PendingSchemas,
 }
 
 impl App {
@@ -45,6 +53,11 @@ impl App {
     /// A tool whose clap parser comes from elsewhere (clap derive). Its subcommand names must
     /// be the registry's argv words and its arg ids the parameters' snake_case names.
     pub fn with_command(registry: Registry, command: clap::Command) -> App {
+        let verbs: Vec<Arc<pas_spec::Command>> = pas_spec::verbs::verb_commands(&registry)
+            .into_iter()
+            .map(Arc::new)
+            .collect();
+        let command = clap_face::with_verbs(command, &verbs);
         let command = clap_augment::augment(command, &registry);
         let command = builtins::augment(command, &registry);
         App {
@@ -52,7 +65,21 @@ impl App {
             command,
             handlers: HashMap::new(),
             health_checks: Vec::new(),
+            verbs,
+            resources: None,
+            schemas: Default::default(),
         }
+    }
+
+    /// Registers the handlers of the resources' verbs (`ls`, `cat`, ...; levels 3 and 4).
+    pub fn resources<R: Resources>(self, resources: R) -> App {
+        self.shared_resources(Arc::new(resources))
+    }
+
+    /// [`App::resources`] for handlers the app shares with its commands' handlers.
+    pub fn shared_resources<R: Resources>(mut self, resources: Arc<R>) -> App {
+        self.resources = Some(resources::route::handler(resources));
+        self
     }
 
     /// Registers the handler of the command with this dotted name.
@@ -78,7 +105,7 @@ impl App {
 
     /// The registry.
     pub fn registry(&self) -> &Registry {
-        &self.registry
+        self.schemas.complete(&self.registry)
     }
 
     /// The clap command as the runtime parses with it (runtime flags and version included).
@@ -89,9 +116,13 @@ impl App {
     /// Commands of the registry with no handler (a test should assert this is empty).
     pub fn missing_handlers(&self) -> Vec<&str> {
         let commands = self.registry.commands.iter().map(|c| c.name.as_str());
-        commands
+        let mut missing: Vec<&str> = commands
             .filter(|name| !self.handlers.contains_key(*name))
-            .collect()
+            .collect();
+        if self.resources.is_none() {
+            missing.extend(self.verbs.iter().map(|c| c.name.as_str()));
+        }
+        missing
     }
 
     /// Runs the process's own argv; agent mode also from `PAS_AGENT`. Use as
@@ -109,6 +140,15 @@ impl App {
     {
         let env_agent = argv::env_enables(std::env::var_os(argv::AGENT_ENV).as_deref());
         let pre = argv::prescan(args.into_iter().map(Into::into), env_agent);
+        // A derive-built tool's output and input schemas (schemars: a visible share of
+        // start-up) are made now only for a call that may show them; a handler asking its
+        // context for the registry still gets them.
+        let mut schemas = self.schemas.take();
+        if let Some(fill) =
+            schemas.take_if(|_| crate::tool::call_may_show_schemas(&self.registry, &pre))
+        {
+            fill.apply(Arc::make_mut(&mut self.registry));
+        }
         if pre.agent {
             // Anything in the process that colours through anstream (clap included) stops.
             colorchoice::ColorChoice::Never.write_global();
@@ -164,7 +204,8 @@ impl App {
         let output = Output::new(profile, redactor, audit);
         // compose is machine output always: handlers see agent mode without `--agent`.
         let machine = pre.agent || self.registry.profile == pas_spec::Profile::Compose;
-        let shared = Arc::new(Shared::new(self.registry.clone(), machine, output));
+        let shared =
+            Arc::new(Shared::new(self.registry.clone(), machine, output).with_schemas(schemas));
         let mut watch = signals::install(shared.clone());
         // Help and the spec never block, so they go without the watcher thread: spawning it and
         // reaping it at exit cost a one-shot call more than its whole job on a loaded machine.
@@ -269,13 +310,22 @@ impl App {
         if let Some(builtin) = builtins::matched(registry, &path) {
             return self.run_builtin(shared, builtin, matches, leaf, config);
         }
-        let Some(index) = registry.commands.iter().position(|c| c.argv_path() == path) else {
-            return Outcome::Failed(Error::internal(format!(
-                "argv selected `{}`, which the registry has no command for",
-                path.join(" ")
-            )));
+        let selected = match registry.commands.iter().position(|c| c.argv_path() == path) {
+            Some(index) => Selected::Declared(index),
+            None => match self.verbs.iter().find(|c| c.argv_path() == path) {
+                Some(verb) => Selected::Verb(verb.clone()),
+                None => {
+                    return Outcome::Failed(Error::internal(format!(
+                        "argv selected `{}`, which the registry has no command for",
+                        path.join(" ")
+                    )));
+                }
+            },
         };
-        let command = &registry.commands[index];
+        let command = match &selected {
+            Selected::Declared(index) => &registry.commands[*index],
+            Selected::Verb(command) => &**command,
+        };
         {
             let mut output = shared.lock();
             output.command = Some(command.name.clone());
@@ -298,15 +348,33 @@ impl App {
         if command.stdin == StdinMode::Required && shared.agent && io::stdin().is_terminal() {
             return Outcome::Failed(context::missing_input(&registry.name));
         }
-        let Some(handler) = self.handlers.get(&command.name) else {
-            return Outcome::Failed(Error::internal(format!(
-                "no handler is registered for {}",
-                command.name
-            )));
+        let verb = match &selected {
+            Selected::Verb(_) => resources::route::verb_named(registry, &command.name),
+            Selected::Declared(_) => None,
+        };
+        let handler: &dyn Fn(&Args, &Context) -> Result<Reply, Error> = match verb {
+            Some(verb) => match &self.resources {
+                Some(resources) => &move |args, ctx| resources(verb, args, ctx),
+                None => {
+                    return Outcome::Failed(Error::internal(format!(
+                        "no resource handlers are registered for {} (App::resources)",
+                        command.name
+                    )));
+                }
+            },
+            None => match self.handlers.get(&command.name) {
+                Some(handler) => handler.as_ref(),
+                None => {
+                    return Outcome::Failed(Error::internal(format!(
+                        "no handler is registered for {}",
+                        command.name
+                    )));
+                }
+            },
         };
         let args = args_of(matches, leaf);
-        let context = Context::new(shared.clone(), index)
-            .with_dry_run(builtins::guard::dry_run(command, leaf));
+        let dry_run = builtins::guard::dry_run(command, leaf);
+        let context = Context::new(shared.clone(), selected.clone()).with_dry_run(dry_run);
         let ran = panics::catch(|| -> Result<(), Stop> {
             let reply = handler(&args, &context)?;
             render::drive::reply(shared, reply)

@@ -72,7 +72,8 @@ pub(crate) fn augment(cmd: clap::Command, registry: &Registry) -> clap::Command 
     if !root_examples.is_empty() {
         cmd = with_examples(cmd, &root_examples);
     }
-    for command in &registry.commands {
+    // The level 3/4 verbs too: `ls` is a list, and the verbs have examples.
+    for command in registry.every_command().iter() {
         let path = command.argv_path();
         let list = command.output == OutputKind::List;
         let examples: &[Example] = if path.is_empty() {

@@ -45,6 +45,24 @@ pub fn command_from_registry(registry: &Registry) -> clap::Command {
     }
 }
 
+/// A derive-built tool's clap command with a subcommand for each level 3/4 verb it lacks: the
+/// verbs come from the registry's resources, not from the tool's Rust types.
+pub(crate) fn with_verbs(
+    mut root: clap::Command,
+    verbs: &[std::sync::Arc<Command>],
+) -> clap::Command {
+    for verb in verbs {
+        if root.find_subcommand(&verb.name).is_none() {
+            let leaf = Node {
+                command: Some(verb),
+                children: Vec::new(),
+            };
+            root = root.subcommand(leaf.apply(clap::Command::new(verb.name.clone())));
+        }
+    }
+    root
+}
+
 /// The command tree by argv words, in registry order.
 #[derive(Default)]
 struct Node<'a> {

@@ -14,12 +14,20 @@ use crate::progress::Progress;
 #[derive(Clone)]
 pub struct Context {
     shared: Arc<Shared>,
-    command: usize,
+    command: Selected,
     dry_run: bool,
 }
 
+/// The command being run: a declared one by its index in the registry, or a level 3/4 verb
+/// the runtime synthesised from the resources.
+#[derive(Clone)]
+pub(crate) enum Selected {
+    Declared(usize),
+    Verb(Arc<pas_spec::Command>),
+}
+
 impl Context {
-    pub(crate) fn new(shared: Arc<Shared>, command: usize) -> Self {
+    pub(crate) fn new(shared: Arc<Shared>, command: Selected) -> Self {
         Context {
             shared,
             command,
@@ -52,7 +60,10 @@ impl Context {
 
     /// This command's registry entry.
     pub fn command(&self) -> &pas_spec::Command {
-        &self.shared.registry.commands[self.command]
+        match &self.command {
+            Selected::Declared(index) => &self.shared.registry.commands[*index],
+            Selected::Verb(command) => command,
+        }
     }
 
     /// A progress reporter: a bar for people at a terminal, NDJSON events for agents when the

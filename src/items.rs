@@ -64,3 +64,14 @@ impl<T: Serialize + 'static> From<Vec<T>> for Items<T> {
         Items::ok(items)
     }
 }
+
+/// The items themselves, for code that consumes a handler's stream (the default `sync` walks
+/// the tool's own `ls` this way).
+impl<T> IntoIterator for Items<T> {
+    type Item = Result<T, Error>;
+    type IntoIter = Box<dyn Iterator<Item = Result<T, Error>>>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.items
+    }
+}

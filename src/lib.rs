@@ -83,8 +83,10 @@ mod progress;
 mod redact;
 mod render;
 mod reply;
+pub mod resources;
 mod route;
 mod signals;
+pub mod time;
 pub mod tool;
 mod validate;
 
@@ -99,6 +101,7 @@ pub use items::Items;
 pub use progress::Progress;
 pub use redact::REDACTED;
 pub use reply::{Page, Reply};
+pub use resources::{NoGlobals, ResourcePath, Resources};
 pub use tool::{AgentTool, registry_of, run};
 
 /// `#[derive(AgentTool)]`: see [`tool`] and the `pas-macros` crate for its `#[agent(...)]` keys.

@@ -2,12 +2,14 @@
 //! place a call ends (`finish`).
 //!
 //! Everything that writes goes through one mutex: the main thread takes it for one whole line at
-//! a time, and the signal watcher takes it before it ends the process, so stdout only ever holds
-//! whole lines whatever the moment a signal lands.
+//! a time, and whatever ends the call on a signal (the signal handler itself, the writer that
+//! held the lock when it landed, or the watcher thread) holds it while it ends the process, so
+//! stdout only ever holds whole lines whatever the moment a signal lands (see `signals`).
 
 use std::io::{self, BufWriter, IsTerminal, Stderr, Stdout, Write};
-use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::ops::{Deref, DerefMut};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use std::time::{Duration, Instant};
 
 use pas_spec::Registry;
@@ -16,6 +18,7 @@ use crate::audit::Audit;
 use crate::error::Error;
 use crate::profile::Profile;
 use crate::redact::Redactor;
+use crate::tool::{PendingSchemas, SchemaFill};
 
 /// How long a whole line may wait in the buffer when a reader may be waiting for it.
 pub(crate) const LINE_LATENCY: Duration = Duration::from_millis(10);
@@ -100,6 +103,11 @@ impl StdoutSink {
         self.last_flush = Some(Instant::now());
         self.out.flush()
     }
+
+    /// The whole lines waiting in the buffer (what a flush would write).
+    pub(crate) fn buffered(&self) -> &[u8] {
+        self.out.buffer()
+    }
 }
 
 /// Whether stdout may have a reader waiting for each line: a pipe, a socket or a terminal. A
@@ -134,7 +142,43 @@ fn live_reader() -> bool {
 /// Both sinks, as a profile sees them.
 pub(crate) struct Sinks {
     pub(crate) stdout: StdoutSink,
-    pub(crate) stderr: Stderr,
+    pub(crate) stderr: StderrSink,
+}
+
+/// stderr, or (while the signal lines are rendered ahead of time) a buffer in its place.
+pub(crate) enum StderrSink {
+    Stderr(Stderr),
+    Capture(Vec<u8>),
+}
+
+impl Write for StderrSink {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        match self {
+            StderrSink::Stderr(stderr) => stderr.write(bytes),
+            StderrSink::Capture(buffer) => buffer.write(bytes),
+        }
+    }
+
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        match self {
+            StderrSink::Stderr(stderr) => stderr.write_all(bytes),
+            StderrSink::Capture(buffer) => buffer.write_all(bytes),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            StderrSink::Stderr(stderr) => stderr.flush(),
+            StderrSink::Capture(_) => Ok(()),
+        }
+    }
+}
+
+/// The error report of each signal, rendered by the profile before anything may block, with
+/// its exit status: what the signal handler writes (see `signals`).
+pub(crate) struct SignalLines {
+    pub(crate) interrupt: (Vec<u8>, u8),
+    pub(crate) terminate: (Vec<u8>, u8),
 }
 
 /// How a call ends.
@@ -186,6 +230,8 @@ pub(crate) struct Output {
     pub(crate) audit: Option<Audit>,
     /// The dotted name of the command, once argv parsed (for the audit record).
     pub(crate) command: Option<String>,
+    /// Set once the signal handler may end the call itself (see `signals`).
+    pub(crate) signal_lines: Option<SignalLines>,
     finished: Option<u8>,
 }
 
@@ -195,12 +241,27 @@ impl Output {
             profile,
             sinks: Sinks {
                 stdout: StdoutSink::new(),
-                stderr: io::stderr(),
+                stderr: StderrSink::Stderr(io::stderr()),
             },
             redactor,
             audit,
             command: None,
+            signal_lines: None,
             finished: None,
+        }
+    }
+
+    /// The report `finish` would write on stderr for `error`, and the exit status, rendered now
+    /// (`finish` redacts the error and asks the profile, which must write nothing else: only a
+    /// profile whose error report is one stderr write that depends on nothing but the error).
+    pub(crate) fn render_error(&mut self, mut error: Error) -> (Vec<u8>, u8) {
+        self.redactor.error(&mut error);
+        let code = self.profile.exit_code(&error);
+        let stderr = std::mem::replace(&mut self.sinks.stderr, StderrSink::Capture(Vec::new()));
+        let _ = self.profile.error(&mut self.sinks, &error, code);
+        match std::mem::replace(&mut self.sinks.stderr, stderr) {
+            StderrSink::Capture(line) => (line, code),
+            StderrSink::Stderr(_) => (Vec::new(), code),
         }
     }
 
@@ -252,41 +313,150 @@ impl Output {
     }
 }
 
-/// What the main thread, the handler's context and the signal watcher share.
+/// What the main thread, the handler's context and the signal handling share.
 pub(crate) struct Shared {
-    pub(crate) registry: Arc<Registry>,
+    /// The registry, with its output and input schemas made on first use (see
+    /// [`RegistryCell::light`] for the code that never needs them).
+    pub(crate) registry: RegistryCell,
     pub(crate) agent: bool,
     output: Mutex<Output>,
-    /// The signal that asked us to stop (0: none yet).
+    /// The signal that asked us to stop (0: none yet); the first one wins.
     signal: AtomicI32,
+    /// Whether a signal ends the call without a watcher thread (see `signals`).
+    direct: AtomicBool,
+}
+
+/// The output lock, held for one whole line (or a run of them). Releasing it ends the call
+/// when a signal landed while it was held and the call ends on signals without a watcher
+/// thread: the signal handler only recorded it, since a line was being written.
+pub(crate) struct OutputGuard<'a> {
+    shared: &'a Shared,
+    guard: Option<MutexGuard<'a, Output>>,
+}
+
+impl Deref for OutputGuard<'_> {
+    type Target = Output;
+
+    fn deref(&self) -> &Output {
+        self.guard.as_ref().expect("held until dropped")
+    }
+}
+
+impl DerefMut for OutputGuard<'_> {
+    fn deref_mut(&mut self) -> &mut Output {
+        self.guard.as_mut().expect("held until dropped")
+    }
+}
+
+impl Drop for OutputGuard<'_> {
+    fn drop(&mut self) {
+        drop(self.guard.take());
+        // After the unlock: a signal that lands from now on finds the lock free, and the
+        // handler ends the call itself.
+        if self.shared.signal() != 0 && self.shared.is_direct() {
+            crate::signals::end(self.shared);
+        }
+    }
+}
+
+/// The call's registry. Read through `Deref` it is complete: a derive-built tool's output and
+/// input schemas the call did not make at start (a plain command call never shows them) are
+/// made then, once.
+pub(crate) struct RegistryCell {
+    registry: Arc<Registry>,
+    schemas: PendingSchemas,
+}
+
+impl RegistryCell {
+    /// The registry as the call started with it, without schemas not made yet: for code that
+    /// reads anything but the output and input schemas.
+    pub(crate) fn light(&self) -> &Registry {
+        &self.registry
+    }
+}
+
+impl Deref for RegistryCell {
+    type Target = Registry;
+
+    fn deref(&self) -> &Registry {
+        self.schemas.complete(&self.registry)
+    }
 }
 
 impl Shared {
     pub(crate) fn new(registry: Arc<Registry>, agent: bool, output: Output) -> Self {
         Shared {
-            registry,
+            registry: RegistryCell {
+                registry,
+                schemas: PendingSchemas::default(),
+            },
             agent,
             output: Mutex::new(output),
             signal: AtomicI32::new(0),
+            direct: AtomicBool::new(false),
         }
+    }
+
+    /// The output and input schemas the registry lacks, made when first read.
+    pub(crate) fn with_schemas(mut self, schemas: Option<SchemaFill>) -> Self {
+        self.registry.schemas = PendingSchemas::new(schemas);
+        self
     }
 
     /// The output, even if a panic poisoned the lock (what it guards stays consistent: every
     /// write under it is a whole line or nothing that matters).
-    pub(crate) fn lock(&self) -> MutexGuard<'_, Output> {
+    pub(crate) fn lock(&self) -> OutputGuard<'_> {
+        OutputGuard {
+            shared: self,
+            guard: Some(self.lock_plain()),
+        }
+    }
+
+    /// The lock without the end-on-release check (for the code that ends the call).
+    pub(crate) fn lock_plain(&self) -> MutexGuard<'_, Output> {
         self.output
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    pub(crate) fn set_signal(&self, signal: i32) {
-        self.signal.store(signal, Ordering::SeqCst);
+    /// The lock if it is free right now (the signal handler: it never waits). One atomic
+    /// compare-exchange on the lock word, no allocation, no system call.
+    pub(crate) fn try_lock(&self) -> Option<MutexGuard<'_, Output>> {
+        match self.output.try_lock() {
+            Ok(guard) => Some(guard),
+            Err(TryLockError::Poisoned(poisoned)) => Some(poisoned.into_inner()),
+            Err(TryLockError::WouldBlock) => None,
+        }
     }
 
-    /// The stop request, as the error it ends the call with.
+    /// Records a signal; the first one is the one the call ends with. An atomic operation only
+    /// (called in the signal handler).
+    pub(crate) fn set_signal(&self, signal: i32) {
+        let _ = self
+            .signal
+            .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
+    }
+
+    /// The recorded signal (0: none).
+    pub(crate) fn signal(&self) -> i32 {
+        self.signal.load(Ordering::SeqCst)
+    }
+
+    /// From now on the signal handler ends the call itself (see `signals`).
+    pub(crate) fn set_direct(&self) {
+        self.direct.store(true, Ordering::SeqCst);
+    }
+
+    pub(crate) fn is_direct(&self) -> bool {
+        self.direct.load(Ordering::SeqCst)
+    }
+
+    /// The stop request, as the error it ends the call with. Inlined: the render loop asks
+    /// once per item, and the answer is almost always a load and a compare.
+    #[inline]
     pub(crate) fn stop_requested(&self) -> Option<Error> {
-        // Relaxed: the flag orders nothing else (the watcher takes the output lock before it
-        // touches anything), and the render loop reads it once per item.
+        // Relaxed: the flag orders nothing else (whatever ends the call takes the output lock
+        // before it touches anything), and the render loop reads it once per item.
         match self.signal.load(Ordering::Relaxed) {
             0 => None,
             signal => Some(crate::signals::error_for(signal)),

@@ -1,19 +1,35 @@
 //! SIGINT and SIGTERM: end promptly, with a structured error, leaving only whole lines.
 //!
-//! A watcher thread (started before anything that may block, see [`Watch`]) waits for the
-//! signal, records it (the render loop checks between items and stops cleanly), then takes the
-//! output lock itself: the main thread holds that lock only while it writes one whole line (or
-//! a run of whole lines), so once the watcher has it, stdout ends on a line boundary. It then
-//! reports the error through the profile and exits with 130 or 143, even when the handler is
-//! blocked and would never reach the next item.
+//! The handlers are installed at start, so a signal is recorded, never the default death. Once
+//! the call reaches code that may block (a handler, a built-in, validation: [`Watch::start`]),
+//! a signal ends it promptly in one of two ways:
+//!
+//! - Direct (the `pas` and `robot` profiles, without `--audit-log`): the error report of each
+//!   signal is rendered by the profile ahead of time, and the signal handler itself ends the
+//!   call when the output is idle: it takes the output lock (one compare-exchange; it never
+//!   waits), writes the whole lines still buffered and the report with write(2), and calls
+//!   `_exit`. When the lock is held, a line is being written: the handler only records the
+//!   signal, and the writer ends the call (through the profile, as usual) as soon as it
+//!   releases the lock ([`crate::output::OutputGuard`]). No thread: spawning one and reaping it
+//!   at exit cost a one-shot call more than its own work on a loaded machine.
+//! - Watcher thread (the compose profile, whose report is an envelope on stdout that depends
+//!   on the call; an audit log, whose record has the call's duration; a tool with secret
+//!   parameters, whose redaction may change once argv is parsed): a thread waits for the
+//!   signal, takes the output lock (held by the main thread only while it writes one whole
+//!   line) and ends the call through the profile.
+//!
+//! Either way the call exits with 130 or 143 and stdout ends on a line boundary, even when the
+//! handler is blocked and would never reach the next item. A signal that lands before
+//! [`Watch::start`] (help, the spec) is picked up at the end of the call ([`Watch::pending`]).
 
 use std::sync::Arc;
 
 use crate::codes;
 use crate::error::Error;
-use crate::output::Shared;
+use crate::output::{Outcome, Shared};
 
 /// The error a signal ends the call with.
+#[cold]
 pub(crate) fn error_for(signal: i32) -> Error {
     #[cfg(unix)]
     if signal == signal_hook::consts::SIGINT {
@@ -25,75 +41,196 @@ pub(crate) fn error_for(signal: i32) -> Error {
         .with_suggestion("the output so far is whole lines; run again to get the rest")
 }
 
-/// The process's SIGINT/SIGTERM handling: handlers installed at start (a signal is queued,
-/// never the default death), and the watcher thread started only when the call reaches code
-/// that may block (a handler, a built-in, validation). Help, the spec, parse errors and the
-/// other faces the runtime writes itself never block, so they skip the thread: spawning it and
-/// reaping it at exit cost a one-shot call more than its own work on a loaded machine. A
-/// signal that lands while no watcher runs is picked up at the end of the call ([`Watch::pending`]).
-pub(crate) struct Watch {
-    #[cfg(unix)]
-    signals: Option<signal_hook::iterator::Signals>,
-    shared: Arc<Shared>,
+/// Ends the call with the recorded signal's error, through the profile, unless it already
+/// ended. Called by a writer releasing the output lock after a signal landed (direct mode),
+/// and when the direct mode starts after a signal.
+pub(crate) fn end(shared: &Shared) {
+    let mut output = shared.lock_plain();
+    if output.is_finished() {
+        // The call ended on its own; the thread that ended it is returning its status.
+        return;
+    }
+    let code = output.finish(Outcome::Failed(error_for(shared.signal())));
+    // Exits while holding the lock, so no other thread can start another line.
+    std::process::exit(i32::from(code));
 }
 
-/// Installs the handlers. Failing to install them only loses the structured report, so it is
-/// not an error.
+/// The process's SIGINT/SIGTERM handling (see the module docs).
+pub(crate) struct Watch {
+    shared: Arc<Shared>,
+    started: bool,
+}
+
+/// Installs the handlers, which only record a signal until [`Watch::start`]. Failing to install
+/// them only loses the structured report, so it is not an error.
 #[cfg(unix)]
 pub(crate) fn install(shared: Arc<Shared>) -> Watch {
     use signal_hook::consts::{SIGINT, SIGTERM};
-    let signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]).ok();
-    Watch { signals, shared }
+    for signal in [SIGINT, SIGTERM] {
+        let handler_shared = shared.clone();
+        // SAFETY: `signal_hook::low_level::register` requires the action to be
+        // async-signal-safe, which `on_signal` is (see there): atomic operations, a
+        // non-blocking compare-exchange on the output lock, reads of memory nobody writes while
+        // that lock is held, write(2) and _exit(2). It does not allocate, take a blocking lock,
+        // or touch std's stdout/stderr locks.
+        let _ = unsafe {
+            signal_hook::low_level::register(signal, move || on_signal(&handler_shared, signal))
+        };
+    }
+    Watch {
+        shared,
+        started: false,
+    }
 }
 
 #[cfg(not(unix))]
 pub(crate) fn install(shared: Arc<Shared>) -> Watch {
-    Watch { shared }
+    Watch {
+        shared,
+        started: false,
+    }
+}
+
+/// The signal handler. Async-signal-safe:
+/// - `set_signal`, `is_direct` and `signal` are lock-free atomic operations;
+/// - `try_lock` is one compare-exchange on the mutex word (std's futex mutex), never waits, and
+///   fails when any thread holds the lock, including the thread this handler interrupted (the
+///   mutex is not reentrant), so the handler never sees an `Output` half-way through a change;
+/// - once it holds the lock, it only reads `Output` (no allocation, no drop of anything but the
+///   guard, whose unlock is an atomic swap and at most a futex wake system call);
+/// - the bytes go out with `libc::write` and the process ends with `libc::_exit`, both
+///   async-signal-safe (POSIX), unlike std's stderr (a reentrant lock) or `process::exit`
+///   (atexit handlers, std's stdout flush).
+#[cfg(unix)]
+fn on_signal(shared: &Shared, signal: i32) {
+    shared.set_signal(signal);
+    if !shared.is_direct() {
+        // Before `start`, or the watcher thread's mode: recording it is all.
+        return;
+    }
+    let Some(output) = shared.try_lock() else {
+        // A line is being written: its writer ends the call when it releases the lock.
+        return;
+    };
+    if output.is_finished() {
+        return;
+    }
+    let Some(lines) = &output.signal_lines else {
+        return;
+    };
+    let (line, code) = if shared.signal() == signal_hook::consts::SIGINT {
+        &lines.interrupt
+    } else {
+        &lines.terminate
+    };
+    // What `finish` does for an error: the whole lines still buffered first, then the report.
+    write_all(1, output.sinks.stdout.buffered());
+    write_all(2, line);
+    // SAFETY: `_exit` is async-signal-safe and ends the process at once: nothing runs after
+    // it, so the lock held here is never released and no other thread writes again.
+    unsafe { libc::_exit(i32::from(*code)) }
+}
+
+/// Writes all of `bytes` to `fd` with write(2), retrying after a partial write or EINTR, and
+/// giving up on any other error (a closed pipe: there is nobody left to tell).
+#[cfg(unix)]
+fn write_all(fd: i32, mut bytes: &[u8]) {
+    while !bytes.is_empty() {
+        // SAFETY: `bytes` is a valid, initialised slice for its whole length, which is what
+        // write(2) reads; write(2) is async-signal-safe.
+        let written = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
+        match usize::try_from(written) {
+            Ok(0) => return,
+            Ok(n) => bytes = &bytes[n.min(bytes.len())..],
+            Err(_) => {
+                if std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+                    return;
+                }
+            }
+        }
+    }
 }
 
 impl Watch {
-    /// Starts the watcher thread (once): from now on a signal ends the call promptly even if
-    /// the main thread is blocked.
+    /// From now on a signal ends the call promptly even if the main thread is blocked: directly
+    /// from the signal handler when the profile's report can be rendered ahead of time, else
+    /// from a watcher thread. Only the first call has an effect.
     #[cfg(unix)]
     pub(crate) fn start(&mut self) {
-        use crate::output::Outcome;
-
-        let Some(mut signals) = self.signals.take() else {
+        if std::mem::replace(&mut self.started, true) {
             return;
-        };
-        let shared = self.shared.clone();
-        let watcher = move || {
-            let Some(signal) = signals.forever().next() else {
-                return;
-            };
-            shared.set_signal(signal);
-            let mut output = shared.lock();
-            if output.is_finished() {
-                // The call ended on its own; the main thread is returning its status.
-                return;
+        }
+        let direct = {
+            let mut output = self.shared.lock_plain();
+            let registry = self.shared.registry.light();
+            let direct = registry.profile != pas_spec::Profile::Compose
+                && output.audit.is_none()
+                && !has_secrets(registry);
+            if direct {
+                use signal_hook::consts::{SIGINT, SIGTERM};
+                let interrupt = output.render_error(error_for(SIGINT));
+                let terminate = output.render_error(error_for(SIGTERM));
+                output.signal_lines = Some(crate::output::SignalLines {
+                    interrupt,
+                    terminate,
+                });
             }
-            let code = output.finish(Outcome::Failed(error_for(signal)));
-            // Exits while holding the lock, so the main thread cannot start another line.
-            std::process::exit(i32::from(code));
+            direct
         };
-        let _ = std::thread::Builder::new()
-            .name("pas-signals".to_owned())
-            .spawn(watcher);
+        if direct {
+            self.shared.set_direct();
+            // A signal that landed before found no direct mode and was only recorded.
+            if self.shared.signal() != 0 {
+                end(&self.shared);
+            }
+        } else {
+            start_watcher(self.shared.clone());
+        }
     }
 
     #[cfg(not(unix))]
     pub(crate) fn start(&mut self) {}
 
-    /// The error of a signal that arrived while no watcher ran (the call then ends with it, its
-    /// output so far being whole lines).
-    #[cfg(unix)]
+    /// The error of a signal that arrived and has not ended the call yet (the call then ends
+    /// with it, its output so far being whole lines).
     pub(crate) fn pending(&mut self) -> Option<Error> {
-        let signal = self.signals.as_mut()?.pending().next()?;
-        Some(error_for(signal))
+        match self.shared.signal() {
+            0 => None,
+            signal => Some(error_for(signal)),
+        }
     }
+}
 
-    #[cfg(not(unix))]
-    pub(crate) fn pending(&mut self) -> Option<Error> {
-        None
-    }
+/// Whether any parameter is secret: its values are redacted from errors, and argv parsing may
+/// still add some after [`Watch::start`], so a report rendered ahead of time could be wrong.
+#[cfg(unix)]
+fn has_secrets(registry: &pas_spec::Registry) -> bool {
+    registry
+        .global_flags
+        .iter()
+        .chain(registry.commands.iter().flat_map(|c| &c.parameters))
+        .any(|p| p.secret)
+}
+
+/// The watcher thread: waits for a signal (or takes the one already recorded) and ends the
+/// call through the profile.
+#[cfg(unix)]
+fn start_watcher(shared: Arc<Shared>) {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    // Registered before the recorded signal is read, so none falls between the two.
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
+        return;
+    };
+    let watcher = move || {
+        if shared.signal() == 0 {
+            let Some(signal) = signals.forever().next() else {
+                return;
+            };
+            shared.set_signal(signal);
+        }
+        end(&shared);
+    };
+    let _ = std::thread::Builder::new()
+        .name("pas-signals".to_owned())
+        .spawn(watcher);
 }

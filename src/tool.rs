@@ -42,7 +42,10 @@ mod run;
 mod walk;
 
 pub use build::registry_of;
-pub use meta::{CommandMeta, FieldSchema, Node, Package, Role, StructNode, ToolMeta, VariantNode};
+pub(crate) use build::{PendingSchemas, SchemaFill, call_may_show_schemas};
+pub use meta::{
+    CommandMeta, FieldSchema, LazySchema, Node, Package, Role, StructNode, ToolMeta, VariantNode,
+};
 pub use run::run;
 
 /// What `#[derive(AgentTool)]` implements: the registry-building data of a type. Implement it

@@ -7,6 +7,18 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The content of every file an example names: a few words, valid UTF-8, one line.
 pub const FILE_CONTENT: &str = "one two three\n";
+/// The content of a `.json` file an example names: a JSON object, which is what a data tool's
+/// `cp ./doc.json /path` expects to upload.
+pub const JSON_CONTENT: &str = "{\"title\": \"one two three\"}\n";
+
+/// What a file named `word` holds: JSON for a `.json` name, words otherwise.
+pub fn content_for(word: &str) -> &'static str {
+    if word.ends_with(".json") {
+        JSON_CONTENT
+    } else {
+        FILE_CONTENT
+    }
+}
 
 /// A fresh directory under the system's temporary directory.
 #[derive(Debug)]
@@ -52,7 +64,7 @@ impl Scratch {
                 let _ = std::fs::create_dir_all(parent);
             }
             if !path.exists() {
-                let _ = std::fs::write(&path, FILE_CONTENT);
+                let _ = std::fs::write(&path, content_for(word));
             }
         }
     }

@@ -33,6 +33,20 @@ pub(crate) fn tool(
     }
     keys.extend(examples(&registry.examples));
     keys.extend(anti_patterns(&registry.anti_patterns));
+    for resource in &registry.resources {
+        let path = lit(&resource.path);
+        // Verbs are a closed set of lowercase words: identifiers as they are.
+        let verbs = resource
+            .verbs
+            .iter()
+            .map(|verb| Ident::new(verb.as_str(), Span::call_site()));
+        let description = resource
+            .description
+            .as_deref()
+            .map(lit)
+            .map(|d| quote!(, #d));
+        keys.push(quote!(resource(#path #(, #verbs)* #description)));
+    }
     if let Some((index, command)) = single {
         let inner = command_keys(command, index, true)?;
         keys.push(quote!(command(#(#inner),*)));

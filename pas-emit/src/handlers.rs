@@ -40,17 +40,79 @@ pub(crate) fn handlers(plan: &Plan) -> TokenStream {
         "`{}` with `handlers` for its commands: `fn main() -> ExitCode {{ app(MyHandlers).run() }}`.",
         registry.name
     ));
+    if registry.resources.is_empty() {
+        return quote! {
+            #trait_doc
+            pub trait Handlers {
+                #(#methods)*
+            }
+
+            #app_doc
+            pub fn app(handlers: impl Handlers + 'static) -> pas::App {
+                pas::App::from_tool::<Cli, _>(move |cli: Cli, ctx: &pas::Context| #dispatch)
+            }
+        };
+    }
+    // A level 3/4 tool: the same value serves the commands and, as `pas::Resources`, the verbs.
+    let globals = match globals {
+        Some(globals) => quote!(#globals),
+        None => quote!(pas::NoGlobals),
+    };
+    let trait_doc = doc(&format!(
+        "The commands of `{}`: implement one method per command, and `pas::Resources` for the verbs of its resources (`ls`, `cat`, ...). A method gets its command's parsed arguments and returns a typed result or a `pas::Error`; it never prints.",
+        registry.name
+    ));
     quote! {
         #trait_doc
-        pub trait Handlers {
+        pub trait Handlers: pas::Resources<Globals = #globals> {
             #(#methods)*
         }
 
         #app_doc
-        pub fn app(handlers: impl Handlers + 'static) -> pas::App {
+        pub fn app<H: Handlers>(handlers: H) -> pas::App {
+            let handlers = std::sync::Arc::new(handlers);
+            let resources = std::sync::Arc::clone(&handlers);
             pas::App::from_tool::<Cli, _>(move |cli: Cli, ctx: &pas::Context| #dispatch)
+                .shared_resources(resources)
         }
     }
+}
+
+/// The `pas::Resources` methods a scaffold stubs: each verb some resource offers, except `sync`
+/// and `feedback`, whose defaults work once `ls` and `cat` do.
+pub(crate) fn resource_stubs(registry: &pas_spec::Registry) -> Vec<crate::HandlerSignature> {
+    use pas_spec::Verb;
+    let globals = if registry.global_flags.is_empty() {
+        "NoGlobals"
+    } else {
+        crate::plan::GLOBALS
+    };
+    pas_spec::verbs::verb_commands(registry)
+        .into_iter()
+        .filter_map(|command| {
+            let verb = Verb::ALL.into_iter().find(|v| v.as_str() == command.name)?;
+            let (params, output) = match verb {
+                Verb::Ls => ("path: &ResourcePath", "Items<Entry>"),
+                Verb::Cat => ("path: &ResourcePath", "serde_json::Value"),
+                Verb::Stat => ("path: &ResourcePath", "Stat"),
+                Verb::Cp => ("source: &CopySource, dest: &ResourcePath", "Copied"),
+                Verb::Rm => ("path: &ResourcePath", "Removed"),
+                Verb::Sync | Verb::Feedback => return None,
+            };
+            let params = params
+                .split(", ")
+                .map(|p| format!("_{p}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            Some(crate::HandlerSignature {
+                command: command.name.clone(),
+                description: command.description.clone(),
+                method: command.name,
+                params: format!("_globals: &{globals}, {params}, _ctx: &Context"),
+                output: output.to_owned(),
+            })
+        })
+        .collect()
 }
 
 /// The method of `leaf` as text for user-owned code.

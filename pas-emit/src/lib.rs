@@ -70,6 +70,11 @@ pub struct HandlerSignature {
     pub output: String,
 }
 
+/// The `pas::Resources` methods a scaffold of `registry` stubs (none without resources).
+pub fn resource_signatures(registry: &Registry) -> Vec<HandlerSignature> {
+    handlers::resource_stubs(registry)
+}
+
 /// The methods a user implements for `registry`, in registry order.
 pub fn handler_signatures(registry: &Registry) -> Result<Vec<HandlerSignature>, EmitError> {
     let plan = plan::plan(registry)?;

@@ -98,21 +98,11 @@ impl Node {
 
 /// Plans the code for `registry`, or says why the derive cannot express it.
 pub(crate) fn plan(registry: &Registry) -> Result<Plan<'_>, EmitError> {
-    if !registry.resources.is_empty() {
-        return Err(EmitError::unsupported(
-            "/resources",
-            format!(
-                "{} declares resources (PAS level {}); the navigation and state verbs they imply cannot be written with #[derive(AgentTool)] yet, so no Rust can be generated for them",
-                registry.name, registry.level
-            ),
-            "drive this tool from the spec at run time (`pas::App::new(registry)`), or leave `resources` out and claim level 2",
-        ));
-    }
     if registry.commands.is_empty() {
         return Err(EmitError::unsupported(
             "/commands",
-            "the spec has no commands",
-            "add at least one command",
+            "the spec has no commands of its own; the Rust types need at least one beside the resources' verbs",
+            "add a command (e.g. a `search`), or serve the spec at run time with `pas::App::new(registry)`",
         ));
     }
     let mut tree = Node::default();
@@ -129,6 +119,14 @@ pub(crate) fn plan(registry: &Registry) -> Result<Plan<'_>, EmitError> {
         }
     }
     let single = tree.leaf.is_some();
+    if single && !registry.resources.is_empty() {
+        // The verbs are subcommands, which a root that is itself the command cannot have.
+        return Err(EmitError::unsupported(
+            "/commands",
+            "a tool with resources offers its verbs as subcommands, so its own commands need words of their own",
+            "give the command a `path` (or a dotted name) of its own, e.g. `search`",
+        ));
+    }
     if single && !tree.children.is_empty() {
         return Err(EmitError::unsupported(
             "/commands",

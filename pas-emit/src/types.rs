@@ -116,6 +116,15 @@ fn root(plan: &Plan) -> Result<TokenStream, EmitError> {
         registry.name, registry.summary
     ));
     let command = quote!(#[command(name = #name, version = #version, about = #about #long_about)]);
+    // Clippy reads `#[agent(...)]` as attribute words: a verb in two `resource(...)` keys, or
+    // `blocking` on two exit codes, looks to it like a repeated attribute.
+    let repeats = |flag: fn(&pas_spec::ExitCode) -> bool| {
+        registry.exit_codes.iter().filter(|c| flag(c)).count() > 1
+    };
+    let allow =
+        (!registry.resources.is_empty() || repeats(|c| c.blocking) || repeats(|c| c.success))
+            .then(|| quote!(#[allow(clippy::duplicated_attributes)]));
+    let command = quote!(#command #allow);
     match plan.root {
         Root::Single(leaf) => {
             let leaf = &plan.leaves[leaf];

@@ -1,6 +1,6 @@
 //! `pas-gen generate SPEC --out DIR`: refresh the generated code of a scaffolded project after
-//! its spec changed. Only files whose first line holds `@generated` are rewritten; a user's file
-//! is never touched, and no code is deleted. What the changed spec needs from the user (new
+//! its spec changed. Only files whose first line holds `@generated` are rewritten, and
+//! `docs/<tool>.llm`, which pas-gen owns; a user's file is never touched, and no code is deleted. What the changed spec needs from the user (new
 //! handler methods, and methods the trait no longer has) is listed instead.
 
 use std::path::PathBuf;
@@ -27,6 +27,17 @@ pub fn generate(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     if matches!(status, "rewritten" | "created") {
         write(&path, &code)?;
     }
+    // The `.llm` document is pas-gen's too (the scaffold's README says so): it follows the spec.
+    let llm_file = format!("docs/{}.llm", registry.name);
+    let llm = pas_spec::faces::llm::render(&registry);
+    let llm_status = match std::fs::read_to_string(out.join(&llm_file)) {
+        Ok(old) if old == llm => "unchanged",
+        Ok(_) => "rewritten",
+        Err(_) => "created",
+    };
+    if llm_status != "unchanged" {
+        write(&out.join(&llm_file), &llm)?;
+    }
 
     let handlers = std::fs::read_to_string(out.join(HANDLERS_RS)).unwrap_or_default();
     let signatures = pas_emit::handler_signatures(&registry).map_err(scaffold::unsupported)?;
@@ -51,7 +62,7 @@ pub fn generate(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
         .filter(|m| !signatures.iter().any(|s| s.method == *m))
         .collect();
 
-    let mut text = format!("{GENERATED_RS}: {status}");
+    let mut text = format!("{GENERATED_RS}: {status}\n{llm_file}: {llm_status}");
     if status == "kept" {
         text.push_str(" (it has no @generated header, so it is yours; nothing was written)");
     }
@@ -68,7 +79,10 @@ pub fn generate(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     }
     let value = json!({
         "out": out.display().to_string(),
-        "files": [{ "path": GENERATED_RS, "status": status }],
+        "files": [
+            { "path": GENERATED_RS, "status": status },
+            { "path": llm_file, "status": llm_status },
+        ],
         "neededHandlers": needed,
         "obsoleteHandlers": obsolete,
     });

@@ -28,7 +28,7 @@ fn scaffold_target() -> PathBuf {
     target.join("scaffolds")
 }
 
-/// Every spec the emitter accepts: the example specs without resources, and the corpus.
+/// Every example spec (levels 1 to 4) and the injection corpus.
 fn specs() -> Vec<PathBuf> {
     let mut specs: Vec<PathBuf> = std::fs::read_dir(repo().join("specs"))
         .unwrap()
@@ -84,19 +84,6 @@ fn every_spec_scaffolds_builds_passes_its_tests_and_round_trips() {
     for spec in specs() {
         let registry = load(&spec);
         let out = dir.path().join(&registry.name);
-        if !registry.resources.is_empty() {
-            // Levels 3-4: a clear structured refusal, not a broken project.
-            let assert = new_project(&spec, &out, &[]).code(101);
-            let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
-            assert!(stderr.contains("\"UNSUPPORTED_SPEC\""), "{stderr}");
-            // So no scaffold to hold to level 1 either: say so rather than pass in silence.
-            eprintln!(
-                "conform: skipped {} (no scaffold: the emitter does not support levels 3-4): {}",
-                spec.display(),
-                stderr.trim()
-            );
-            continue;
-        }
         new_project(&spec, &out, &[]).success();
         cargo(&out, &["test"]);
         let binary = scaffold_target().join("debug").join(&registry.name);
@@ -142,10 +129,6 @@ fn conforms_at_level_1(binary: &Path) {
 #[test]
 fn scaffolded_trees_are_pinned() {
     for spec in specs() {
-        let registry = load(&spec);
-        if !registry.resources.is_empty() {
-            continue;
-        }
         let dir = tempfile::tempdir().unwrap();
         new_project(&spec, dir.path(), &["--pas-version", "0.1.0"]).success();
         let mut files = BTreeMap::new();
@@ -217,16 +200,19 @@ fn generate_after_a_spec_change_keeps_user_files_and_names_the_new_handlers() {
         .success();
     let report: serde_json::Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
     assert_eq!(report["files"][0]["status"], "rewritten");
+    assert_eq!(report["files"][1]["path"], "docs/weather.llm");
+    assert_eq!(report["files"][1]["status"], "rewritten");
     assert_eq!(report["neededHandlers"][0]["method"], "alerts");
 
     let mut after = BTreeMap::new();
     collect(&out, &out, &mut after);
     for (path, text) in &before {
-        if path != "src/generated.rs" {
+        if path != "src/generated.rs" && path != "docs/weather.llm" {
             assert_eq!(Some(text), after.get(path), "{path} changed");
         }
     }
     assert!(after["src/generated.rs"].contains("fn alerts("));
+    assert!(after["docs/weather.llm"].contains("### alerts"));
 
     // Again: nothing to do. A generated file the user took over (no header) is left alone.
     let again = pas_gen()
@@ -238,6 +224,7 @@ fn generate_after_a_spec_change_keeps_user_files_and_names_the_new_handlers() {
         .success();
     let report: serde_json::Value = serde_json::from_slice(&again.get_output().stdout).unwrap();
     assert_eq!(report["files"][0]["status"], "unchanged");
+    assert_eq!(report["files"][1]["status"], "unchanged");
     let owned = "// mine now\nfn main() {}\n";
     std::fs::write(out.join("src/generated.rs"), owned).unwrap();
     let kept = pas_gen()

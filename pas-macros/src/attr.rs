@@ -30,6 +30,16 @@ pub(crate) struct ToolAttrs {
     pub anti_patterns: Vec<AntiPatternAttr>,
     /// A struct's own command: the `command` key and what it holds.
     pub command: Option<(Ident, CommandAttrs)>,
+    /// Every `resource(...)` (levels 3 and 4).
+    pub resources: Vec<ResourceAttr>,
+}
+
+/// `resource("/notes/{id}", cat, stat, rm, "One note")`: a path template, the verbs it offers,
+/// and optionally what lives there.
+pub(crate) struct ResourceAttr {
+    pub path: LitStr,
+    pub verbs: Vec<Ident>,
+    pub description: Option<LitStr>,
 }
 
 /// `exit_code(100, FILE_NOT_FOUND, "File not found")`, optionally followed by `blocking` or
@@ -149,6 +159,7 @@ pub(crate) fn tool(attrs: &[Attribute], scope: Scope, ctxt: &Ctxt) -> ToolAttrs 
             "exit_code" => tool.exit_codes.extend(exit_code(&entry, ctxt)),
             "example" => tool.examples.extend(example(&entry, usage, ctxt)),
             "anti_pattern" => tool.anti_patterns.extend(anti_pattern(&entry, usage, ctxt)),
+            "resource" => tool.resources.extend(resource(&entry, usage, ctxt)),
             "command" => {
                 if let Some(entries) = entry.nested(usage, ctxt) {
                     tool.command = Some((
@@ -258,6 +269,40 @@ fn exit_code(entry: &Entry, ctxt: &Ctxt) -> Option<ExitCodeAttr> {
         blocking,
         success,
         trigger,
+    })
+}
+
+fn resource(entry: &Entry, usage: &str, ctxt: &Ctxt) -> Option<ResourceAttr> {
+    let (group, items) = entry.items(usage, ctxt)?;
+    let Some((path, rest)) = items.split_first() else {
+        ctxt.at(
+            group.span_close(),
+            format!("`resource` needs a path template and its verbs: `{usage}`"),
+        );
+        return None;
+    };
+    let path = item_string(path, "the path template", ctxt);
+    let (mut verbs, mut description) = (Vec::new(), None);
+    for (index, item) in rest.iter().enumerate() {
+        // A string is the description, and comes last; anything else is a verb.
+        if let Ok(Lit::Str(lit)) = syn::parse2::<Lit>(item.clone()) {
+            if index + 1 == rest.len() {
+                description = Some(lit);
+            } else {
+                ctxt.spanned(&lit, "the description comes last, after the verbs");
+            }
+            continue;
+        }
+        verbs.extend(item_ident(
+            item,
+            "a verb (`ls`, `cat`, `stat`, `cp`, `rm`, `sync`, `feedback`)",
+            ctxt,
+        ));
+    }
+    Some(ResourceAttr {
+        path: path?,
+        verbs,
+        description,
     })
 }
 

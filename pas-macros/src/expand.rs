@@ -132,6 +132,27 @@ fn tool(tool: &ToolAttrs) -> TokenStream {
     });
     let examples = examples(&tool.examples);
     let anti_patterns = anti_patterns(&tool.anti_patterns);
+    let resources = tool.resources.iter().map(|resource| {
+        let path = string(&resource.path);
+        let description = option(resource.description.as_ref().map(string));
+        // Unknown verbs are compile errors already (valid.rs); leave them out here.
+        let verbs = resource.verbs.iter().filter_map(|verb| {
+            let variant = match verb.to_string().as_str() {
+                "ls" => quote!(Ls),
+                "cat" => quote!(Cat),
+                "stat" => quote!(Stat),
+                "cp" => quote!(Cp),
+                "rm" => quote!(Rm),
+                "sync" => quote!(Sync),
+                "feedback" => quote!(Feedback),
+                _ => return None,
+            };
+            Some(quote!(::pas::spec::Verb::#variant))
+        });
+        quote! {
+            ::pas::spec::Resource { path: #path, description: #description, verbs: ::std::vec![#(#verbs),*] }
+        }
+    });
     quote! {
         ::pas::tool::ToolMeta {
             package: ::pas::tool::Package {
@@ -145,6 +166,7 @@ fn tool(tool: &ToolAttrs) -> TokenStream {
             exit_codes: ::std::vec![#(#exit_codes),*],
             examples: #examples,
             anti_patterns: #anti_patterns,
+            resources: ::std::vec![#(#resources),*],
         }
     }
 }
@@ -266,19 +288,25 @@ fn command_meta(command: &CommandAttrs) -> TokenStream {
         set("output", quote!(::pas::spec::OutputKind::#variant));
     }
     if let Some(output) = &command.output {
-        set("output_schema", some(schema_of(output)));
+        set("output_schema_lazy", some(schema_of(output)));
     }
     if let Some(input) = &command.input {
-        set("input_schema", some(schema_of(input)));
+        set("input_schema_lazy", some(schema_of(input)));
     }
     // A schema written as JSON (spec-first code) is kept exactly, which a Rust type's schemars
-    // schema could not promise; `valid.rs` has checked it parses.
+    // schema could not promise; `valid.rs` has checked it parses. Both kinds are made only when
+    // a face shows them (not at every start).
     for (key, lit) in [
-        ("output_schema", &command.output_schema),
-        ("input_schema", &command.input_schema),
+        ("output_schema_lazy", &command.output_schema),
+        ("input_schema_lazy", &command.input_schema),
     ] {
         if let Some(lit) = lit {
-            set(key, some(quote!(::pas::__private::schema_from_json(#lit))));
+            set(
+                key,
+                some(quote!(::pas::tool::LazySchema(|| {
+                    ::pas::__private::schema_from_json(#lit)
+                }))),
+            );
         }
     }
     if let Some(stdin) = &command.stdin {
@@ -333,10 +361,10 @@ fn command_meta(command: &CommandAttrs) -> TokenStream {
     }
 }
 
-/// The JSON Schema of an output or input type, spanned at the type so that a type without
-/// `JsonSchema` is reported where the author named it.
+/// The JSON Schema of an output or input type, made when asked for, spanned at the type so
+/// that a type without `JsonSchema` is reported where the author named it.
 fn schema_of(ty: &Type) -> TokenStream {
-    quote_spanned!(ty.span()=> ::pas::__private::schema_of::<#ty>())
+    quote_spanned!(ty.span()=> ::pas::tool::LazySchema(::pas::__private::schema_of::<#ty>))
 }
 
 fn examples(examples: &[ExampleAttr]) -> TokenStream {

@@ -53,13 +53,14 @@
 //!
 //! | key | example | registry field |
 //! |---|---|---|
-//! | `level` | `level = 2` | `level` (1 or 2; levels 3-4 need a spec's resources) |
+//! | `level` | `level = 2` | `level` (3 and 4 need `resource(...)` keys offering their verbs) |
 //! | `profile` | `profile = "pas"` | `profile`: `"pas"`, `"compose"`, `"robot"` |
 //! | `schema_version` | `schema_version = "1.0.0"` | `schemaVersion` (robot) |
 //! | `exit_code` | `exit_code(100, FILE_NOT_FOUND, "File not found")`, then optionally `blocking` or `success`, and a string: the invocation that triggers it | one of `exitCodes`; repeatable |
 //! | `example` | `example("tool --agent a.txt", "Count one file")` (description optional) | one of `examples`; repeatable |
 //! | `anti_pattern` | `anti_pattern("tool *.txt > out", "Use --agent")` | one of `antiPatterns`; repeatable |
 //! | `command` | `command(name = "count", ...)` | a struct's own command (the keys below) |
+//! | `resource` | `resource("/notes/{id}", cat, stat, rm, "One note")`: a path template, its verbs (`ls`, `cat`, `stat`, `cp`, `rm`, `sync`, `feedback`), then optionally a description | one of `resources`; repeatable. The runtime adds a command per verb and routes it to `App::resources` |
 //!
 //! ## Command keys: on each enum variant, or inside a struct's `command(...)`
 //!

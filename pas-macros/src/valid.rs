@@ -18,6 +18,8 @@ use crate::ast::{Body, FieldRole, Input, VariantRole};
 use crate::attr::{CommandAttrs, ToolAttrs, did_you_mean};
 use crate::ctxt::Ctxt;
 
+mod resources;
+
 /// Error constants every `pas` and `compose` tool has without declaring them.
 const IMPLICIT: [&str; 2] = ["GENERAL_ERROR", "INVALID_ARGUMENT"];
 
@@ -84,16 +86,7 @@ pub(crate) fn check(input: &Input, ctxt: &Ctxt) {
 
 /// The tool's keys; returns the profile the exit codes are checked against.
 fn tool(tool: &ToolAttrs, ctxt: &Ctxt) -> Profile {
-    if let Some(level) = &tool.level {
-        match level.base10_parse::<u8>() {
-            Ok(1 | 2) => {}
-            Ok(3 | 4) => ctxt.spanned(
-                level,
-                "levels 3 and 4 need resources with navigation and state verbs, which the derive cannot declare yet; claim level 2, or describe the tool with a spec",
-            ),
-            _ => ctxt.spanned(level, "the PAS level is 1, 2, 3 or 4"),
-        }
-    }
+    resources::check(tool, ctxt);
     let profiles = [Profile::Pas, Profile::Compose, Profile::Robot];
     let profile = match &tool.profile {
         None => Profile::Pas,

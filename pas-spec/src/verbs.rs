@@ -25,6 +25,16 @@ impl Registry {
         commands.extend(verb_commands(self));
         commands
     }
+
+    /// [`Registry::all_commands`] without copying the declared commands of a tool that has no
+    /// resources (most tools): what start-up paths iterate.
+    pub fn every_command(&self) -> std::borrow::Cow<'_, [Command]> {
+        if self.resources.is_empty() {
+            std::borrow::Cow::Borrowed(&self.commands)
+        } else {
+            std::borrow::Cow::Owned(self.all_commands())
+        }
+    }
 }
 
 /// One command per verb that at least one resource offers, in [`Verb::ALL`] order.
@@ -73,23 +83,34 @@ fn verb_command(registry: &Registry, verb: Verb, paths: &[&str]) -> Command {
         }
     };
     let first = paths[0];
-    let examples = match verb {
-        Verb::Ls => vec![example(first, &format!("List what is under {first}"))],
-        Verb::Cat => vec![example(first, &format!("Read {first} as JSON"))],
-        Verb::Stat => vec![example(first, &format!("Metadata of {first}"))],
-        Verb::Cp => vec![example(
-            &format!("./local.json {first}"),
-            &format!("Upload a local file to {first}"),
-        )],
-        Verb::Rm => vec![example(first, &format!("Delete {first}"))],
-        Verb::Sync => vec![example(
-            &format!("{first} ./backup"),
-            &format!("Pull {first} into ./backup, downloading only what changed"),
-        )],
-        Verb::Feedback => vec![example(
-            &format!("{first} --level error --message \"Returned malformed JSON\""),
-            "Report a broken resource to the maintainers",
-        )],
+    // The tool's own examples of this verb, with real paths, say more than a template.
+    let declared: Vec<Example> = registry
+        .examples
+        .iter()
+        .filter(|e| names_verb(&registry.name, verb, &e.command))
+        .cloned()
+        .collect();
+    let examples = if !declared.is_empty() {
+        declared
+    } else {
+        match verb {
+            Verb::Ls => vec![example(first, &format!("List what is under {first}"))],
+            Verb::Cat => vec![example(first, &format!("Read {first} as JSON"))],
+            Verb::Stat => vec![example(first, &format!("Metadata of {first}"))],
+            Verb::Cp => vec![example(
+                &format!("./local.json {first}"),
+                &format!("Upload a local file to {first}"),
+            )],
+            Verb::Rm => vec![example(first, &format!("Delete {first}"))],
+            Verb::Sync => vec![example(
+                &format!("{first} ./backup"),
+                &format!("Pull {first} into ./backup, downloading only what changed"),
+            )],
+            Verb::Feedback => vec![example(
+                &format!("{first} --level error --message \"Returned malformed JSON\""),
+                "Report a broken resource to the maintainers",
+            )],
+        }
     };
     Command {
         name: verb.as_str().to_owned(),
@@ -112,6 +133,12 @@ fn verb_command(registry: &Registry, verb: Verb, paths: &[&str]) -> Command {
         dry_run: false,
         paging: None,
     }
+}
+
+/// Whether a command line runs `verb` of `tool`: `tool [--agent] verb ...`.
+fn names_verb(tool: &str, verb: Verb, command: &str) -> bool {
+    let mut words = command.split_whitespace().filter(|w| *w != "--agent");
+    words.next() == Some(tool) && words.next() == Some(verb.as_str())
 }
 
 /// What PAS fixes about a verb, whatever the tool: signature, effect and output.
@@ -581,6 +608,36 @@ mod tests {
         assert_eq!(
             find(&commands, "sync").examples[0].command,
             "store sync /a/{id} ./backup"
+        );
+    }
+
+    #[test]
+    fn the_tools_own_examples_of_a_verb_come_instead() {
+        let mut reg = registry(vec![resource("/a/{id}", &[Verb::Cat, Verb::Rm])]);
+        reg.examples = vec![
+            Example {
+                command: "store --agent cat /a/42".into(),
+                description: Some("One".into()),
+            },
+            Example {
+                command: "store cat /a/43 --agent".into(),
+                description: None,
+            },
+            Example {
+                command: "other cat /a/1".into(),
+                description: None,
+            },
+        ];
+        let commands = verb_commands(&reg);
+        let cat: Vec<&str> = find(&commands, "cat")
+            .examples
+            .iter()
+            .map(|e| e.command.as_str())
+            .collect();
+        assert_eq!(cat, ["store --agent cat /a/42", "store cat /a/43 --agent"]);
+        assert_eq!(
+            find(&commands, "rm").examples[0].command,
+            "store rm /a/{id} --agent"
         );
     }
 

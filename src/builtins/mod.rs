@@ -56,11 +56,14 @@ fn has_builtins(registry: &Registry) -> bool {
 
 /// Adds the built-in commands and flags to the tool's clap command.
 pub(crate) fn augment(mut cmd: clap::Command, registry: &Registry) -> clap::Command {
-    for command in &registry.commands {
+    for (index, command) in registry.every_command().iter().enumerate() {
         let dry_run = command.dry_run;
         // `--force` is the compose contract's confirmation; the `pas` profile keeps its
-        // handlers' own flags (see guard.rs).
-        let force = command.effect == Effect::Destructive && registry.profile == Profile::Compose;
+        // handlers' own flags (see guard.rs), except on the synthesised `rm`, whose wildcard
+        // PAS 6.1 guards with `--force` (see resources/route.rs).
+        let verb = index >= registry.commands.len();
+        let force =
+            command.effect == Effect::Destructive && (registry.profile == Profile::Compose || verb);
         if !dry_run && !force {
             continue;
         }

@@ -1,11 +1,13 @@
 //! The registry of a derive-built tool: clap's `Command` for names, argv words, descriptions and
 //! parameters; the derive's metadata for everything clap has no notion of.
 
+use std::sync::OnceLock;
+
 use clap::CommandFactory;
 use pas_spec::{Command, Effect, Parameter, Profile, Registry, SPEC_VERSION};
 
 use super::AgentTool;
-use super::meta::{CommandMeta, FieldSchema, ToolMeta};
+use super::meta::{CommandMeta, FieldSchema, LazySchema, ToolMeta};
 use super::params;
 use super::walk::{self, Found};
 
@@ -14,12 +16,95 @@ use super::walk::{self, Found};
 /// Panics when clap's command tree and the derive disagree, which only a misuse of the derive
 /// causes (see the crate docs); a test calling this once catches it.
 pub fn registry_of<T: AgentTool + CommandFactory>() -> Registry {
-    registry(
+    let (mut registry, schemas) = registry(
         &T::command(),
         T::agent_tool(),
         T::agent_node(),
         std::any::type_name::<T>(),
-    )
+    );
+    schemas.apply(&mut registry);
+    registry
+}
+
+/// The output and input schemas a registry was built without (the derive's `output = Type`,
+/// `input = Type`): schemars runs only when [`SchemaFill::apply`] fills them in, which a call
+/// does only when it may show them ([`call_may_show_schemas`]).
+#[derive(Clone, Default)]
+pub(crate) struct SchemaFill {
+    /// By command index: the output's schema, the input's.
+    commands: Vec<(usize, Option<LazySchema>, Option<LazySchema>)>,
+}
+
+impl SchemaFill {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.commands.is_empty()
+    }
+
+    /// Makes the schemas and puts each where the registry has none.
+    pub(crate) fn apply(&self, registry: &mut Registry) {
+        for (index, output, input) in &self.commands {
+            let Some(command) = registry.commands.get_mut(*index) else {
+                continue;
+            };
+            if command.output_schema.is_none() {
+                command.output_schema = output.map(|schema| schema.schema());
+            }
+            if command.input_schema.is_none() {
+                command.input_schema = input.map(|schema| schema.schema());
+            }
+        }
+    }
+}
+
+/// A registry's schemas still to make, and the registry with them once someone asked for it
+/// (a handler reading `Context::registry`, a test reading `App::registry`).
+#[derive(Default)]
+pub(crate) struct PendingSchemas {
+    fill: Option<SchemaFill>,
+    full: OnceLock<Registry>,
+}
+
+impl PendingSchemas {
+    pub(crate) fn new(fill: Option<SchemaFill>) -> Self {
+        PendingSchemas {
+            fill: fill.filter(|fill| !fill.is_empty()),
+            full: OnceLock::new(),
+        }
+    }
+
+    /// `registry` (which lacks the pending schemas) with them.
+    pub(crate) fn complete<'a>(&'a self, registry: &'a Registry) -> &'a Registry {
+        match &self.fill {
+            None => registry,
+            Some(fill) => self.full.get_or_init(|| {
+                let mut full = registry.clone();
+                fill.apply(&mut full);
+                full
+            }),
+        }
+    }
+
+    /// The schemas still to make, no longer pending here.
+    pub(crate) fn take(&mut self) -> Option<SchemaFill> {
+        self.full = OnceLock::new();
+        self.fill.take()
+    }
+}
+
+/// Whether a call may show a command's output or input schema, judged from argv before it is
+/// parsed: anything but a plain command call (the spec, validation, the catalog, the `docs`,
+/// `completions` and `man` built-ins, a resource tool's verbs). It errs on the side of yes: a
+/// value spelled like a built-in word only costs the schemas' making.
+pub(crate) fn call_may_show_schemas(registry: &Registry, pre: &crate::argv::Prescan) -> bool {
+    const WORDS: [&str; 5] = ["tools", "docs", "completions", "man", "mcp"];
+    pre.print_spec
+        || pre.validate
+        || !registry.resources.is_empty()
+        || pre
+            .argv
+            .iter()
+            .skip(1)
+            .any(|word| word.to_str().is_some_and(|word| WORDS.contains(&word)))
 }
 
 /// The registry from a clap command and derive metadata.
@@ -32,7 +117,7 @@ pub(crate) fn registry(
     tool: ToolMeta,
     node: super::Node,
     type_name: &str,
-) -> Registry {
+) -> (Registry, SchemaFill) {
     let walked = walk::walk(root, node, type_name);
     let summary = match root.get_about() {
         Some(about) => about.to_string(),
@@ -44,12 +129,20 @@ pub(crate) fn registry(
         None => Vec::new(),
     };
     let name = root.get_name().to_owned();
+    let mut schemas = SchemaFill::default();
     let commands = walked
         .commands
         .into_iter()
-        .map(|found| command(found, &name))
+        .enumerate()
+        .map(|(index, found)| {
+            let lazy = (found.meta.output_schema_lazy, found.meta.input_schema_lazy);
+            if lazy.0.is_some() || lazy.1.is_some() {
+                schemas.commands.push((index, lazy.0, lazy.1));
+            }
+            command(found, &name)
+        })
         .collect();
-    Registry {
+    let registry = Registry {
         spec_version: SPEC_VERSION,
         name,
         version: root
@@ -65,9 +158,10 @@ pub(crate) fn registry(
         exit_codes: tool.exit_codes,
         anti_patterns: tool.anti_patterns,
         examples: tool.examples,
-        resources: Vec::new(),
+        resources: tool.resources,
         commands,
-    }
+    };
+    (registry, schemas)
 }
 
 /// clap's long about without its first paragraph, which is the summary: clap's derive makes the

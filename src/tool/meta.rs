@@ -3,7 +3,8 @@
 //! registry data: [`crate::registry_of`] pairs it with clap's `Command` and fills the rest.
 
 use pas_spec::{
-    AntiPattern, Deprecation, Effect, Example, ExitCode, OutputKind, Paging, Profile, StdinMode,
+    AntiPattern, Deprecation, Effect, Example, ExitCode, OutputKind, Paging, Profile, Resource,
+    StdinMode,
 };
 use serde_json::Value;
 
@@ -24,6 +25,8 @@ pub struct ToolMeta {
     pub examples: Vec<Example>,
     /// Every tool-level `anti_pattern(...)`.
     pub anti_patterns: Vec<AntiPattern>,
+    /// Every `resource(...)` (levels 3 and 4).
+    pub resources: Vec<Resource>,
 }
 
 /// `CARGO_PKG_*` of the crate that derived the tool.
@@ -56,10 +59,16 @@ pub struct CommandMeta {
     pub stdin: StdinMode,
     /// `kind = "..."`.
     pub output: OutputKind,
-    /// The JSON Schema of `output = Type`.
+    /// The output's JSON Schema, given as a value (a hand-written impl).
     pub output_schema: Option<Value>,
-    /// The JSON Schema of `input = Type`.
+    /// The input's JSON Schema, given as a value (a hand-written impl).
     pub input_schema: Option<Value>,
+    /// The JSON Schema of `output = Type` (or `output_schema = "..."`), made when a face shows
+    /// it; `output_schema` wins when both are set.
+    pub output_schema_lazy: Option<LazySchema>,
+    /// The JSON Schema of `input = Type` (or `input_schema = "..."`), made when a face shows it;
+    /// `input_schema` wins when both are set.
+    pub input_schema_lazy: Option<LazySchema>,
     /// `errors(...)`.
     pub errors: Vec<String>,
     /// Every command-level `example(...)`.
@@ -72,6 +81,31 @@ pub struct CommandMeta {
     pub dry_run: bool,
     /// `paging(...)`.
     pub paging: Option<Paging>,
+}
+
+/// A JSON Schema made only when asked for. Building a type's schema (schemars) is a visible
+/// share of a tool's start-up, and only the faces that show schemas need it (the spec, the
+/// catalog, `docs`, validation), never a plain command call.
+#[derive(Clone, Copy)]
+pub struct LazySchema(pub fn() -> Value);
+
+impl LazySchema {
+    /// The schema.
+    pub fn schema(&self) -> Value {
+        (self.0)()
+    }
+}
+
+impl PartialEq for LazySchema {
+    fn eq(&self, other: &Self) -> bool {
+        self.schema() == other.schema()
+    }
+}
+
+impl std::fmt::Debug for LazySchema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("LazySchema").field(&self.schema()).finish()
+    }
 }
 
 /// The shape of a derived type, as clap sees it.

@@ -26,12 +26,17 @@ impl App {
     {
         // One clap command serves both: the registry is read from it, then it parses.
         let command = T::command();
-        let registry = build::registry(
+        // The output and input schemas are made only when a face shows them (see `App::run_from`);
+        // a resource tool's verbs are built from the registry, so it gets them at once.
+        let (mut registry, mut schemas) = build::registry(
             &command,
             T::agent_tool(),
             T::agent_node(),
             std::any::type_name::<T>(),
         );
+        if !registry.resources.is_empty() {
+            std::mem::take(&mut schemas).apply(&mut registry);
+        }
         let names: Vec<String> = registry
             .commands
             .iter()
@@ -39,6 +44,7 @@ impl App {
             .collect();
         let handler = Rc::new(handler);
         let mut app = App::with_command(registry, command);
+        app.schemas = build::PendingSchemas::new(Some(schemas));
         for name in names {
             let handler = Rc::clone(&handler);
             app = app.handler(name, move |args: &Args, ctx: &Context| {

@@ -33,16 +33,43 @@ fn first_of(entries: &[Value], kind: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// A file to read: one listed at the root, else one listed in the root's first directory.
+/// At most this many `ls` calls to find a file: a data tool's files may sit a few directories
+/// down (`/collections/books/docs/42`), but the walk must stay short.
+const MAX_LISTINGS: usize = 8;
+
+/// A file to read: the first one a breadth-first walk from the root lists.
 fn a_file(ctx: &mut Ctx) -> Option<String> {
     let (_, entries) = root(ctx);
-    let entries = entries?;
-    if let Some(file) = first_of(&entries, "file") {
-        return Some(file);
+    let mut level = entries?;
+    let mut listings = 1;
+    loop {
+        if let Some(file) = first_of(&level, "file") {
+            return Some(file);
+        }
+        let dirs: Vec<String> = level
+            .iter()
+            .filter(|e| e["type"] == "dir")
+            .filter_map(|e| e["path"].as_str().map(str::to_owned))
+            .collect();
+        let mut next = Vec::new();
+        for dir in dirs {
+            if listings == MAX_LISTINGS {
+                break;
+            }
+            listings += 1;
+            let run = list(ctx, &dir);
+            if let Ok(children) = ndjson_lines(&run.out()) {
+                if let Some(file) = first_of(&children, "file") {
+                    return Some(file);
+                }
+                next.extend(children);
+            }
+        }
+        if next.is_empty() || listings == MAX_LISTINGS {
+            return None;
+        }
+        level = next;
     }
-    let dir = first_of(&entries, "dir")?;
-    let run = list(ctx, &dir);
-    first_of(&ndjson_lines(&run.out()).ok()?, "file")
 }
 
 /// nav.ls: `ls /` prints NDJSON whose lines have a string `path` and a `type` of file or dir.

@@ -1,38 +1,83 @@
 //! A call of each command that parses (its argv words and a value for each required
 //! parameter), for the scaffold's contract test: every stub must answer `NOT_IMPLEMENTED`.
+//! The resource verbs the scaffold stubs (`ls`, `cat`, `stat`, `cp`, `rm`) are called with a
+//! path their first resource template matches; `sync` and `feedback` have working defaults.
 
-use pas_spec::{Effect, ParamKind, ParamType, Parameter, Registry};
+use pas_spec::{Command, Effect, ParamKind, ParamType, Parameter, Registry, Verb};
 
-/// One argv (without the tool's name) per command, in registry order.
+/// The verbs a scaffold stubs.
+const STUBBED: [Verb; 5] = [Verb::Ls, Verb::Cat, Verb::Stat, Verb::Cp, Verb::Rm];
+
+/// One argv (without the tool's name) per command, in registry order, then one per stubbed verb.
 pub fn calls(registry: &Registry) -> Vec<Vec<String>> {
-    registry
+    let mut calls: Vec<Vec<String>> = registry
         .commands
         .iter()
-        .map(|command| {
-            let mut argv = command.argv_path();
-            let required = registry
-                .global_flags
-                .iter()
-                .chain(&command.parameters)
-                .filter(|p| p.required);
-            let (flags, positionals): (Vec<&Parameter>, Vec<&Parameter>) =
-                required.partition(|p| p.kind == ParamKind::Flag);
-            for flag in flags {
-                argv.push(format!("--{}", flag.name));
-                if flag.ty != ParamType::Boolean {
-                    argv.push(value(flag));
-                }
+        .map(|command| call(registry, command, &value))
+        .collect();
+    for command in pas_spec::verbs::verb_commands(registry) {
+        let Some(verb) = STUBBED.into_iter().find(|v| v.as_str() == command.name) else {
+            continue;
+        };
+        let Some(resource) = registry.resources.iter().find(|r| r.verbs.contains(&verb)) else {
+            continue;
+        };
+        let path = concrete(&resource.path);
+        let value_of = |param: &Parameter| match param.name.as_str() {
+            "source" => "./x.json".to_owned(),
+            "path" | "dest" => path.clone(),
+            _ => value(param),
+        };
+        calls.push(call(registry, &command, &value_of));
+    }
+    calls
+}
+
+/// A path a template matches: each placeholder becomes `x`.
+fn concrete(template: &str) -> String {
+    let mut out = String::new();
+    let mut inside = false;
+    for c in template.chars() {
+        match c {
+            '{' => {
+                inside = true;
+                out.push('x');
             }
-            if command.effect == Effect::Destructive {
-                argv.push("--force".to_owned());
-            }
-            if !positionals.is_empty() {
-                argv.push("--".to_owned());
-            }
-            argv.extend(positionals.into_iter().map(value));
-            argv
-        })
-        .collect()
+            '}' => inside = false,
+            _ if inside => {}
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+fn call(
+    registry: &Registry,
+    command: &Command,
+    value: &dyn Fn(&Parameter) -> String,
+) -> Vec<String> {
+    let mut argv = command.argv_path();
+    let required = registry
+        .global_flags
+        .iter()
+        .chain(&command.parameters)
+        .filter(|p| p.required);
+    let (flags, positionals): (Vec<&Parameter>, Vec<&Parameter>) =
+        required.partition(|p| p.kind == ParamKind::Flag);
+    for flag in flags {
+        argv.push(format!("--{}", flag.name));
+        if flag.ty != ParamType::Boolean {
+            argv.push(value(flag));
+        }
+    }
+    if command.effect == Effect::Destructive {
+        argv.push("--force".to_owned());
+    }
+    if !positionals.is_empty() {
+        argv.push("--".to_owned());
+    }
+    argv.extend(positionals.into_iter().map(value));
+    argv
 }
 
 fn value(param: &Parameter) -> String {
@@ -46,4 +91,16 @@ fn value(param: &Parameter) -> String {
         ParamType::String | ParamType::Array => "x",
     }
     .to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::concrete;
+
+    #[test]
+    fn placeholders_become_a_word() {
+        assert_eq!(concrete("/c/{collection}/docs/{id}"), "/c/x/docs/x");
+        assert_eq!(concrete("/files/{name}.json"), "/files/x.json");
+        assert_eq!(concrete("/"), "/");
+    }
 }

@@ -77,6 +77,10 @@ struct Context<'a> {
     pas_profile: bool,
     agent_help: String,
     handlers: Vec<pas_emit::HandlerSignature>,
+    /// The `pas::Resources` verbs to stub (a level 3/4 spec's).
+    resources: Vec<pas_emit::HandlerSignature>,
+    /// Whether the spec has global flags (the generated `Globals` exists).
+    has_globals: bool,
     calls: Vec<Vec<String>>,
 }
 
@@ -102,6 +106,8 @@ pub fn project(
         pas_profile: registry.profile == Profile::Pas,
         agent_help: pas_spec::faces::agent_help::render_tool(registry),
         handlers,
+        resources: pas_emit::resource_signatures(registry),
+        has_globals: !registry.global_flags.is_empty(),
         calls: calls::calls(registry),
     };
     let env = templates::environment(templates).map_err(template_error)?;

@@ -45,6 +45,10 @@ pub(crate) const TOOL: &[(&str, &str)] = &[
         "command",
         "command(name = \"count\", output = Item, kind = \"list\")",
     ),
+    (
+        "resource",
+        "resource(\"/notes/{id}\", cat, stat, rm, \"One note\")",
+    ),
 ];
 
 /// Keys of one command, with how each is written.
@@ -169,7 +173,7 @@ pub(crate) fn usage(table: &[(&str, &'static str)], key: &str) -> &'static str {
 
 /// Whether a key may be given more than once.
 pub(crate) fn repeatable(key: &str) -> bool {
-    matches!(key, "exit_code" | "example" | "anti_pattern")
+    matches!(key, "exit_code" | "example" | "anti_pattern" | "resource")
 }
 
 /// Reports a key that `scope` does not accept, saying where it belongs or what was meant.

@@ -44,7 +44,7 @@ pub fn render_command(registry: &Registry, command: &Command) -> String {
     let _ = writeln!(out, "  {}", usage_line(registry, &path, command));
     out.push('\n');
     let _ = writeln!(out, "{}", one_line(&command.description));
-    let _ = writeln!(out, "{}", effect_line(command));
+    let _ = writeln!(out, "{}", effect_line(registry, command));
     if let Some(deprecated) = &command.deprecated {
         let mut line = String::from("Deprecated");
         if let Some(replacement) = &deprecated.replacement {
@@ -135,6 +135,11 @@ fn render_group(registry: &Registry, path: &[String], under: &[&Command]) -> Str
     );
     commands_section(&mut out, under);
 
+    if path.is_empty() && !registry.resources.is_empty() {
+        out.push('\n');
+        resources_section(&mut out, registry);
+    }
+
     if path.is_empty() {
         out.push('\n');
         section(&mut out, "GLOBAL FLAGS");
@@ -177,6 +182,25 @@ fn render_group(registry: &Registry, path: &[String], under: &[&Command]) -> Str
         anti_patterns_section(&mut out, registry, patterns);
     }
     out
+}
+
+/// The paths of a level 3/4 tool, each with the verbs it offers and what lives there.
+fn resources_section(out: &mut String, registry: &Registry) {
+    section(out, "RESOURCES (paths for the verbs; `/` is the root)");
+    let rows: Vec<(String, String)> = registry
+        .resources
+        .iter()
+        .map(|resource| {
+            let verbs: Vec<&str> = resource.verbs.iter().map(|v| v.as_str()).collect();
+            let mut right = verbs.join(", ");
+            if let Some(description) = &resource.description {
+                right.push_str(": ");
+                right.push_str(&one_line(description));
+            }
+            (resource.path.clone(), right)
+        })
+        .collect();
+    columns(out, &rows, "");
 }
 
 fn section(out: &mut String, title: &str) {

@@ -324,7 +324,7 @@ fn command_doc(registry: &Registry, command: &Command) -> CommandDoc {
         words: path.join(" "),
         usage: usage_line(registry, &path, command),
         description: one_line(&command.description),
-        effect: effect_line(command),
+        effect: effect_line(registry, command),
         notes,
         parameters: command
             .parameters

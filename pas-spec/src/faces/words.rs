@@ -113,14 +113,20 @@ pub(crate) fn param_facts(param: &Parameter) -> String {
     text
 }
 
-pub(crate) fn effect_line(command: &Command) -> String {
+/// The effect sentence. What `--force` guards depends on the profile: compose confirms every
+/// destructive command with it; the `pas` profile guards only the wildcard of the synthesised
+/// `rm` (PAS 6.1) and leaves a tool's own destructive commands their own flags.
+pub(crate) fn effect_line(registry: &Registry, command: &Command) -> String {
     let idempotent = if command.is_idempotent() {
         "idempotent"
     } else {
         "not idempotent"
     };
+    let verb_rm = command.name == crate::Verb::Rm.as_str()
+        && !registry.commands.iter().any(|c| c.name == command.name);
     let extra = match command.effect {
-        Effect::Destructive => "; needs --force",
+        Effect::Destructive if registry.profile == crate::Profile::Compose => "; needs --force",
+        Effect::Destructive if verb_rm => "; a wildcard path needs --force",
         _ => "",
     };
     let dry_run = if command.dry_run {

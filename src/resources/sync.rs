@@ -1,0 +1,256 @@
+//! The default `sync` (PAS 6.2): list the remote tree with the tool's own `ls`, read each file
+//! with its `cat`, and write it under the local directory only when the bytes differ from what
+//! is there. Events go out as they happen: `start`, `scanning` once the tree is counted, one
+//! `downloading` per file written, then `complete`. A file that fails is counted in `errors`,
+//! the others still sync, and the call then ends with the first failure's error (so the exit
+//! code never claims a clean sync).
+
+use std::collections::HashSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use pas_spec::Verb;
+
+use super::Resources;
+use super::path::ResourcePath;
+use super::route;
+use super::types::{Kind, SyncEvent};
+use crate::codes;
+use crate::context::Context;
+use crate::error::Error;
+use crate::items::Items;
+
+/// Where the walk stops: a handler that lists a directory inside itself must not loop forever.
+const MAX_DIRECTORIES: usize = 100_000;
+
+/// The events of one sync, produced lazily.
+pub(crate) fn pull<R: Resources>(
+    resources: Arc<R>,
+    globals: R::Globals,
+    remote: ResourcePath,
+    local: PathBuf,
+    ctx: Context,
+) -> Items<SyncEvent> {
+    let mut run = Run {
+        resources,
+        globals,
+        remote,
+        local,
+        ctx,
+        stage: Stage::Start,
+        files: Vec::new(),
+        next: 0,
+        downloaded: 0,
+        skipped: 0,
+        errors: 0,
+        first_error: None,
+    };
+    Items::new(std::iter::from_fn(move || run.step()))
+}
+
+enum Stage {
+    Start,
+    Scan,
+    Files,
+    Complete,
+    Failed,
+    Done,
+}
+
+struct Run<R: Resources> {
+    resources: Arc<R>,
+    globals: R::Globals,
+    remote: ResourcePath,
+    local: PathBuf,
+    ctx: Context,
+    stage: Stage,
+    /// Each remote file and its path relative to `local`.
+    files: Vec<(String, PathBuf)>,
+    next: usize,
+    downloaded: u64,
+    skipped: u64,
+    errors: u64,
+    first_error: Option<Error>,
+}
+
+impl<R: Resources> Run<R> {
+    fn step(&mut self) -> Option<Result<SyncEvent, Error>> {
+        loop {
+            match self.stage {
+                Stage::Start => {
+                    self.stage = Stage::Scan;
+                    return Some(Ok(SyncEvent::Start {
+                        remote: self.remote.as_str().to_owned(),
+                        local: self.local.display().to_string(),
+                    }));
+                }
+                Stage::Scan => {
+                    self.stage = Stage::Files;
+                    if let Err(error) = self.scan() {
+                        self.stage = Stage::Done;
+                        return Some(Err(error));
+                    }
+                    return Some(Ok(SyncEvent::Scanning {
+                        total: self.files.len() as u64,
+                    }));
+                }
+                Stage::Files => {
+                    if self.ctx.stop_requested() {
+                        self.stage = Stage::Done;
+                        return None;
+                    }
+                    let Some((path, relative)) = self.files.get(self.next).cloned() else {
+                        self.stage = Stage::Complete;
+                        continue;
+                    };
+                    self.next += 1;
+                    match self.pull_one(&path, &relative) {
+                        Ok(true) => {
+                            self.downloaded += 1;
+                            let progress = self.next as f64 / self.files.len() as f64;
+                            return Some(Ok(SyncEvent::Downloading {
+                                file: relative.display().to_string(),
+                                progress,
+                            }));
+                        }
+                        Ok(false) => self.skipped += 1,
+                        Err(error) => {
+                            self.errors += 1;
+                            self.first_error.get_or_insert(error);
+                        }
+                    }
+                }
+                Stage::Complete => {
+                    self.stage = Stage::Failed;
+                    return Some(Ok(SyncEvent::Complete {
+                        downloaded: self.downloaded,
+                        skipped: self.skipped,
+                        errors: self.errors,
+                    }));
+                }
+                Stage::Failed => {
+                    self.stage = Stage::Done;
+                    let first = self.first_error.take()?;
+                    let message = format!(
+                        "{} of {} files did not sync; the first: {}",
+                        self.errors,
+                        self.files.len(),
+                        first.message()
+                    );
+                    let mut error = Error::new(first.code().to_owned(), message);
+                    if let Some(hint) = first.suggestion() {
+                        error = error.with_suggestion(hint.to_owned());
+                    }
+                    return Some(Err(error));
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+
+    /// Every file under `remote`, each with its local path. A remote that is itself a file
+    /// (its resource offers `cat` and not `ls`) is the one file.
+    fn scan(&mut self) -> Result<(), Error> {
+        let registry = self.ctx.registry();
+        let lists = match self.remote.resource(registry) {
+            Some(resource) => resource.verbs.contains(&Verb::Ls),
+            None => true,
+        };
+        if !lists {
+            let name = PathBuf::from(safe_relative(self.remote.name(), self.remote.as_str())?);
+            self.files.push((self.remote.as_str().to_owned(), name));
+            return Ok(());
+        }
+        let mut queue = vec![self.remote.clone()];
+        let mut seen: HashSet<String> = HashSet::new();
+        while let Some(dir) = queue.pop() {
+            if !seen.insert(dir.as_str().to_owned()) || seen.len() > MAX_DIRECTORIES {
+                continue;
+            }
+            let entries = route::children(&*self.resources, &self.globals, &dir, &self.ctx)?;
+            let mut dirs = Vec::new();
+            for entry in entries {
+                let entry = entry?;
+                let child = ResourcePath::resolve(registry, &entry.path)?;
+                let Some(relative) = under(&self.remote, &child) else {
+                    // A child outside the tree being pulled would write outside `local`.
+                    return Err(Error::internal(format!(
+                        "ls {} listed {}, which is not below it",
+                        dir, entry.path
+                    )));
+                };
+                match entry.kind {
+                    Kind::Dir => dirs.push(child),
+                    Kind::File => self.files.push((
+                        child.as_str().to_owned(),
+                        safe_relative(&relative, child.as_str())?.into(),
+                    )),
+                }
+            }
+            // Depth first, in listing order.
+            queue.extend(dirs.into_iter().rev());
+        }
+        Ok(())
+    }
+
+    /// Reads one file and writes it when it changed: `true` when written.
+    fn pull_one(&self, path: &str, relative: &Path) -> Result<bool, Error> {
+        let registry = self.ctx.registry();
+        let resource = ResourcePath::resolve(registry, path)?;
+        let content = self.resources.cat(&self.globals, &resource, &self.ctx)?;
+        let mut bytes = serde_json::to_vec_pretty(&content)
+            .map_err(|err| Error::internal(format!("cat {path}: {err}")))?;
+        bytes.push(b'\n');
+        let target = self.local.join(relative);
+        if fs::read(&target).is_ok_and(|old| old == bytes) {
+            return Ok(false);
+        }
+        write_atomically(&target, &bytes).map_err(|err| {
+            Error::general(format!("cannot write {}: {err}", target.display()))
+                .with_suggestion("check that the local directory is writable and has space")
+        })?;
+        Ok(true)
+    }
+}
+
+/// `child`'s path relative to `root`, when it lies below it.
+fn under(root: &ResourcePath, child: &ResourcePath) -> Option<String> {
+    if root.is_root() {
+        return Some(child.as_str().trim_start_matches('/').to_owned());
+    }
+    let rest = child
+        .as_str()
+        .strip_prefix(root.as_str())?
+        .strip_prefix('/')?;
+    (!rest.is_empty()).then(|| rest.to_owned())
+}
+
+/// A relative local path made of the remote's segments, refusing any that would leave the
+/// local directory or is not a plain name.
+fn safe_relative(relative: &str, remote: &str) -> Result<String, Error> {
+    let plain = |segment: &str| {
+        !segment.is_empty() && segment != "." && segment != ".." && !segment.contains(['\\', '\0'])
+    };
+    if relative.split('/').all(plain) {
+        Ok(relative.to_owned())
+    } else {
+        Err(Error::new(
+            codes::INVALID_ARGUMENT,
+            format!("{remote} has no name a local file can take"),
+        ))
+    }
+}
+
+/// Writes through a temporary file beside the target, so a reader never sees half a file and
+/// an interrupted sync leaves the old one.
+fn write_atomically(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if let Some(dir) = target.parent() {
+        fs::create_dir_all(dir)?;
+    }
+    let mut temporary = target.as_os_str().to_owned();
+    temporary.push(".pas-sync-partial");
+    let temporary = PathBuf::from(temporary);
+    fs::write(&temporary, bytes)?;
+    fs::rename(&temporary, target)
+}
