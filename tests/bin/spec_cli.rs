@@ -1,9 +1,67 @@
-//! A CLI built at run time from any spec (`PAS_SPEC_CLI_SPEC=path`), with no handlers: what the
-//! runtime alone makes of a registry. The documentation-face tests compare its `--agent --help`,
-//! `docs` and `tools` with what `pas-gen help|llm|catalog` print from the same spec.
+//! A CLI built at run time from any spec (`PAS_SPEC_CLI_SPEC=path`), with no command handlers:
+//! what the runtime alone makes of a registry. The documentation-face tests compare its
+//! `--agent --help`, `docs` and `tools` with what `pas-gen help|llm|catalog` print from the same
+//! spec. A spec with resources gets `Echo` as its resource handlers, which answers each verb
+//! with what the runtime handed it (the path, its template and placeholders), so tests see the
+//! routing of a spec-driven app.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+use pas::resources::{Copied, CopySource, Entry, Removed, ResourcePath, Stat};
+use pas::{Context, Error, Items, NoGlobals, Resources};
+use serde_json::{Value, json};
+
+/// Answers every verb from the path alone.
+struct Echo;
+
+fn described(path: &ResourcePath) -> Value {
+    let params: serde_json::Map<String, Value> = path
+        .params()
+        .iter()
+        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+        .collect();
+    json!({ "path": path.as_str(), "template": path.template(), "params": params })
+}
+
+impl Resources for Echo {
+    type Globals = NoGlobals;
+
+    fn ls(&self, _: &NoGlobals, path: &ResourcePath, _: &Context) -> Result<Items<Entry>, Error> {
+        Ok(Items::ok([
+            Entry::dir(path.child("one")),
+            Entry::file(path.child("two")).with_size(2),
+        ]))
+    }
+
+    fn cat(&self, _: &NoGlobals, path: &ResourcePath, _: &Context) -> Result<Value, Error> {
+        Ok(described(path))
+    }
+
+    fn stat(&self, _: &NoGlobals, path: &ResourcePath, _: &Context) -> Result<Stat, Error> {
+        Ok(Stat::file(path.as_str(), 7).with_etag(path.template().unwrap_or_default()))
+    }
+
+    fn cp(
+        &self,
+        _: &NoGlobals,
+        source: &CopySource,
+        dest: &ResourcePath,
+        _: &Context,
+    ) -> Result<Copied, Error> {
+        match source {
+            CopySource::Local(file) => {
+                let bytes = std::fs::read(file)?;
+                Ok(Copied::new(dest.as_str()).with_bytes(bytes.len() as u64))
+            }
+            CopySource::Resource(_) => Ok(Copied::new(dest.as_str())),
+        }
+    }
+
+    fn rm(&self, _: &NoGlobals, path: &ResourcePath, _: &Context) -> Result<Removed, Error> {
+        Ok(Removed::deleted(path.as_str()))
+    }
+}
 
 fn main() -> ExitCode {
     let Some(path) = std::env::var_os("PAS_SPEC_CLI_SPEC").map(PathBuf::from) else {
@@ -11,7 +69,7 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     match pas::spec::load::load_path(&path) {
-        Ok((_, registry)) => pas::App::new(registry).run(),
+        Ok((_, registry)) => pas::App::new(registry).resources(Echo).run(),
         Err(diagnostic) => {
             eprintln!("{}: {}", path.display(), diagnostic.message);
             ExitCode::from(2)
