@@ -131,7 +131,7 @@ impl App {
         self.run_from(std::env::args_os())
     }
 
-    /// Runs the given argv (argv[0] first). Installs the process's signal watcher and panic
+    /// Runs the given argv (argv[0] first). Installs the process's signal handlers and panic
     /// hook, so call it once per process.
     pub fn run_from<I, T>(mut self, args: I) -> ExitCode
     where
@@ -207,9 +207,9 @@ impl App {
         let shared =
             Arc::new(Shared::new(self.registry.clone(), machine, output).with_schemas(schemas));
         let mut watch = signals::install(shared.clone());
-        // Help and the spec never block, so they go without the watcher thread: spawning it and
-        // reaping it at exit cost a one-shot call more than its whole job on a loaded machine.
-        // A call that may reach a handler starts it at once, as it always did.
+        // Help and the spec never block, so they skip `start` (rendering the signal reports
+        // ahead of time, or the watcher thread of compose and audited calls). A call that may
+        // reach a handler starts it at once, so that a signal ends it promptly.
         if !(pre.help || pre.print_spec) {
             watch.start();
         }
@@ -218,7 +218,7 @@ impl App {
             Some(error) => Outcome::Failed(error),
             None => self.dispatch(&shared, &pre, config.as_ref(), &mut watch),
         };
-        // A signal the call did not start a watcher for (it could not block) still ends it.
+        // A signal that landed before `start` (or did not end the call yet) still ends it.
         let outcome = match watch.pending() {
             Some(error) => Outcome::Failed(error),
             None => outcome,

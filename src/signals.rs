@@ -163,8 +163,12 @@ impl Watch {
         let direct = {
             let mut output = self.shared.lock_plain();
             let registry = self.shared.registry.light();
-            let direct = registry.profile != pas_spec::Profile::Compose
-                && output.audit.is_none()
+            // The profiles whose report is one stderr write that depends on the error alone
+            // (both run on `PasProfile`); compose's is an envelope on stdout.
+            let direct = matches!(
+                registry.profile,
+                pas_spec::Profile::Pas | pas_spec::Profile::Robot
+            ) && output.audit.is_none()
                 && !has_secrets(registry);
             if direct {
                 use signal_hook::consts::{SIGINT, SIGTERM};

@@ -65,7 +65,7 @@ fn stream(shared: &Arc<Shared>, mut stream: Stream) -> Result<(), Stop> {
     let result = if plain && !live {
         batched(shared, &mut stream, encoding)
     } else {
-        line_by_line(shared, &mut stream, encoding, live)
+        line_by_line(shared, &mut stream, encoding, live, plain)
     };
     let mut output = shared.lock();
     let output = &mut *output;
@@ -81,11 +81,14 @@ fn stream(shared: &Arc<Shared>, mut stream: Stream) -> Result<(), Stop> {
 }
 
 /// One item, one trip under the lock: a live reader gets each line as soon as it is whole.
+/// A `plain` profile's line (the item and its newline) goes over in one write, as
+/// [`Profile::stream_lines`](crate::profile::Profile::stream_lines) takes it.
 fn line_by_line(
     shared: &Arc<Shared>,
     stream: &mut Stream,
     encoding: Encoding,
     live: bool,
+    plain: bool,
 ) -> Result<(), Stop> {
     let kind = stream.kind;
     // Started only once a line is left waiting (a fast producer): a slow stream, or a one-line
@@ -107,9 +110,18 @@ fn line_by_line(
                 Some(Err(error)) => return Err(Stop::Failed(error)),
                 Some(Ok(())) => {}
             }
+            if plain {
+                line.push(b'\n');
+            }
             let mut output = shared.lock();
             let output = &mut *output;
-            output.profile.stream_item(&mut output.sinks, kind, &line)?;
+            if plain {
+                output
+                    .profile
+                    .stream_lines(&mut output.sinks, kind, &line)?;
+            } else {
+                output.profile.stream_item(&mut output.sinks, kind, &line)?;
+            }
             if live && !flusher_tried && output.sinks.stdout.pending() {
                 flusher_tried = true;
                 flusher = Flusher::start(shared.clone());
@@ -125,8 +137,8 @@ fn line_by_line(
 /// Items joined into [`BATCH`]-sized runs of whole lines, each handed to the profile in one
 /// trip under the lock: a lock and a profile call per item cost a fast list a quarter of its
 /// time to /dev/null. Only for a sink no reader waits on. A failing or panicking stream still
-/// hands over every whole line it made (partial results); a signal's watcher ends the process
-/// with what was handed over, which is whole lines too.
+/// hands over every whole line it made (partial results); a signal ends the process with what
+/// was handed over, which is whole lines too.
 fn batched(shared: &Arc<Shared>, stream: &mut Stream, encoding: Encoding) -> Result<(), Stop> {
     let kind = stream.kind;
     let mut batch = Vec::with_capacity(BATCH + 1024);
