@@ -58,8 +58,8 @@ impl App {
             .map(Arc::new)
             .collect();
         let command = clap_face::with_verbs(command, &verbs);
-        let command = clap_augment::augment(command, &registry);
-        let command = builtins::augment(command, &registry);
+        let command = clap_augment::augment(command, &registry, &verbs);
+        let command = builtins::augment(command, &registry, &verbs);
         App {
             registry: Arc::new(registry),
             command,

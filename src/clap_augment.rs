@@ -10,7 +10,12 @@ use crate::level;
 /// The id of the runtime's `--format` arg.
 pub(crate) const FORMAT_ID: &str = "pas_format";
 
-pub(crate) fn augment(cmd: clap::Command, registry: &Registry) -> clap::Command {
+/// `verbs` are the level 3/4 verb commands the app synthesised from the resources.
+pub(crate) fn augment(
+    cmd: clap::Command,
+    registry: &Registry,
+    verbs: &[std::sync::Arc<pas_spec::Command>],
+) -> clap::Command {
     let version = format!(
         "{} (PAS Level {} Compliant)",
         registry.version,
@@ -73,7 +78,7 @@ pub(crate) fn augment(cmd: clap::Command, registry: &Registry) -> clap::Command 
         cmd = with_examples(cmd, &root_examples);
     }
     // The level 3/4 verbs too: `ls` is a list, and the verbs have examples.
-    for command in registry.every_command().iter() {
+    for command in registry.commands.iter().chain(verbs.iter().map(|v| &**v)) {
         let path = command.argv_path();
         let list = command.output == OutputKind::List;
         let examples: &[Example] = if path.is_empty() {

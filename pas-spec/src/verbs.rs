@@ -25,16 +25,6 @@ impl Registry {
         commands.extend(verb_commands(self));
         commands
     }
-
-    /// [`Registry::all_commands`] without copying the declared commands of a tool that has no
-    /// resources (most tools): what start-up paths iterate.
-    pub fn every_command(&self) -> std::borrow::Cow<'_, [Command]> {
-        if self.resources.is_empty() {
-            std::borrow::Cow::Borrowed(&self.commands)
-        } else {
-            std::borrow::Cow::Owned(self.all_commands())
-        }
-    }
 }
 
 /// One command per verb that at least one resource offers, in [`Verb::ALL`] order.

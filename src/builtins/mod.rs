@@ -55,8 +55,14 @@ fn has_builtins(registry: &Registry) -> bool {
 }
 
 /// Adds the built-in commands and flags to the tool's clap command.
-pub(crate) fn augment(mut cmd: clap::Command, registry: &Registry) -> clap::Command {
-    for (index, command) in registry.every_command().iter().enumerate() {
+/// `verbs` are the level 3/4 verb commands the app synthesised from the resources.
+pub(crate) fn augment(
+    mut cmd: clap::Command,
+    registry: &Registry,
+    verbs: &[std::sync::Arc<pas_spec::Command>],
+) -> clap::Command {
+    let declared = registry.commands.iter();
+    for (index, command) in declared.chain(verbs.iter().map(|v| &**v)).enumerate() {
         let dry_run = command.dry_run;
         // `--force` is the compose contract's confirmation; the `pas` profile keeps its
         // handlers' own flags (see guard.rs), except on the synthesised `rm`, whose wildcard
