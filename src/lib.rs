@@ -89,6 +89,7 @@ mod signals;
 pub mod time;
 pub mod tool;
 mod validate;
+pub mod xdg;
 
 pub use app::{App, Handler};
 pub use args::Args;

@@ -58,11 +58,7 @@ fn locate_with(
             origin: Origin::Environment(var),
         });
     }
-    // XDG Base Directory: a relative XDG_CONFIG_HOME is invalid and ignored.
-    let base = env("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| env("HOME").map(|home| PathBuf::from(home).join(".config")))?;
+    let base = crate::xdg::base_with("XDG_CONFIG_HOME", ".config", &env)?;
     let path = base.join(tool).join("config.toml");
     path.is_file().then_some(Located {
         path,

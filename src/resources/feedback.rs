@@ -13,14 +13,7 @@ use crate::error::Error;
 
 /// `$XDG_STATE_HOME/<tool>/feedback.jsonl`, else `~/.local/state/<tool>/feedback.jsonl`.
 fn log_path(tool: &str) -> Option<PathBuf> {
-    let absolute = |name: &str| {
-        std::env::var_os(name)
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute())
-    };
-    let base = absolute("XDG_STATE_HOME")
-        .or_else(|| absolute("HOME").map(|home| home.join(".local").join("state")))?;
-    Some(base.join(tool).join("feedback.jsonl"))
+    Some(crate::xdg::state_home()?.join(tool).join("feedback.jsonl"))
 }
 
 /// Appends the report and answers with its line number as the reference.

@@ -16,7 +16,6 @@ use super::Resources;
 use super::path::ResourcePath;
 use super::route;
 use super::types::{Kind, SyncEvent};
-use crate::codes;
 use crate::context::Context;
 use crate::error::Error;
 use crate::items::Items;
@@ -66,7 +65,7 @@ struct Run<R: Resources> {
     ctx: Context,
     stage: Stage,
     /// Each remote file and its path relative to `local`.
-    files: Vec<(String, PathBuf)>,
+    files: Vec<(ResourcePath, PathBuf)>,
     next: usize,
     downloaded: u64,
     skipped: u64,
@@ -157,9 +156,11 @@ impl<R: Resources> Run<R> {
             Some(resource) => resource.verbs.contains(&Verb::Ls),
             None => true,
         };
+        // Resolved paths hold only plain segments (no `.`, `..`, backslash or NUL: see
+        // `path::normalise`), so each local path stays under `local`.
         if !lists {
-            let name = PathBuf::from(safe_relative(self.remote.name(), self.remote.as_str())?);
-            self.files.push((self.remote.as_str().to_owned(), name));
+            let name = PathBuf::from(self.remote.name());
+            self.files.push((self.remote.clone(), name));
             return Ok(());
         }
         let mut queue = vec![self.remote.clone()];
@@ -182,10 +183,7 @@ impl<R: Resources> Run<R> {
                 };
                 match entry.kind {
                     Kind::Dir => dirs.push(child),
-                    Kind::File => self.files.push((
-                        child.as_str().to_owned(),
-                        safe_relative(&relative, child.as_str())?.into(),
-                    )),
+                    Kind::File => self.files.push((child, relative.into())),
                 }
             }
             // Depth first, in listing order.
@@ -195,10 +193,8 @@ impl<R: Resources> Run<R> {
     }
 
     /// Reads one file and writes it when it changed: `true` when written.
-    fn pull_one(&self, path: &str, relative: &Path) -> Result<bool, Error> {
-        let registry = self.ctx.registry();
-        let resource = ResourcePath::resolve(registry, path)?;
-        let content = self.resources.cat(&self.globals, &resource, &self.ctx)?;
+    fn pull_one(&self, path: &ResourcePath, relative: &Path) -> Result<bool, Error> {
+        let content = self.resources.cat(&self.globals, path, &self.ctx)?;
         let mut bytes = serde_json::to_vec_pretty(&content)
             .map_err(|err| Error::internal(format!("cat {path}: {err}")))?;
         bytes.push(b'\n');
@@ -224,22 +220,6 @@ fn under(root: &ResourcePath, child: &ResourcePath) -> Option<String> {
         .strip_prefix(root.as_str())?
         .strip_prefix('/')?;
     (!rest.is_empty()).then(|| rest.to_owned())
-}
-
-/// A relative local path made of the remote's segments, refusing any that would leave the
-/// local directory or is not a plain name.
-fn safe_relative(relative: &str, remote: &str) -> Result<String, Error> {
-    let plain = |segment: &str| {
-        !segment.is_empty() && segment != "." && segment != ".." && !segment.contains(['\\', '\0'])
-    };
-    if relative.split('/').all(plain) {
-        Ok(relative.to_owned())
-    } else {
-        Err(Error::new(
-            codes::INVALID_ARGUMENT,
-            format!("{remote} has no name a local file can take"),
-        ))
-    }
 }
 
 /// Writes through a temporary file beside the target, so a reader never sees half a file and

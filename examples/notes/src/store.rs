@@ -27,14 +27,8 @@ pub struct Store {
 impl Store {
     /// `--store`, else `$XDG_DATA_HOME/notes`, else `~/.local/share/notes`.
     pub fn at(globals: &Globals) -> Store {
-        let env = |name: &str| {
-            std::env::var_os(name)
-                .map(PathBuf::from)
-                .filter(|p| p.is_absolute())
-        };
         let root = globals.store.clone().unwrap_or_else(|| {
-            env("XDG_DATA_HOME")
-                .or_else(|| env("HOME").map(|home| home.join(".local/share")))
+            pas::xdg::data_home()
                 .unwrap_or_else(|| PathBuf::from("."))
                 .join("notes")
         });
