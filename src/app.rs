@@ -341,7 +341,10 @@ impl App {
             let command = Some(command.name.clone());
             output.profile.configure(CallOptions { format, command });
         }
-        if let Err(error) = builtins::guard::check(registry, command, leaf) {
+        // The synthesised `rm` keeps PAS's own rule (a wildcard needs --force), checked on its route.
+        if let Selected::Declared(_) = selected
+            && let Err(error) = builtins::guard::check(registry, command, leaf, shared.agent)
+        {
             return Outcome::Failed(error);
         }
         // Zero interactivity: fail before the handler runs rather than wait on a terminal.
