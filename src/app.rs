@@ -200,6 +200,14 @@ impl App {
             }
         };
 
+        // A secret too short to redact safely stops a call that may print about it (help and
+        // the spec never echo argv).
+        if !(pre.help || pre.print_spec)
+            && let Some(error) = redactor.refusal()
+        {
+            early.get_or_insert(error);
+        }
+
         let profile = profile::for_call(self.registry.clone(), pre.agent, &pre.argv);
         let output = Output::new(profile, redactor, audit);
         // compose is machine output always: handlers see agent mode without `--agent`.
@@ -333,6 +341,9 @@ impl App {
                 command.parameters.iter().chain(&registry.global_flags),
                 leaf,
             );
+            if let Some(error) = output.redactor.refusal() {
+                return Outcome::Failed(error);
+            }
             let format = leaf
                 .try_get_one::<String>(FORMAT_ID)
                 .ok()
