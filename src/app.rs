@@ -160,8 +160,7 @@ impl App {
         let mut early: Option<Error> = None;
         let audit = match &pre.audit_log {
             Some(path) => {
-                let argv = redactor.argv(&pre.argv);
-                match Audit::open(path, &self.registry.name, argv, pre.agent) {
+                match Audit::open(path, &self.registry.name, pre.argv.clone(), pre.agent) {
                     Ok(audit) => Some(audit),
                     Err(err) => {
                         early = Some(

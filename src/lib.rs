@@ -67,6 +67,7 @@ mod audit;
 mod builtins;
 mod clap_augment;
 pub mod clap_face;
+mod closed_stdout;
 pub mod codes;
 mod config_file;
 mod context;

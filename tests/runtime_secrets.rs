@@ -145,7 +145,15 @@ fn redaction_replaces_whole_tokens_only() {
     // (the secret is not in it), and is replaced where it stands alone.
     let out = spec_cli(
         weather(),
-        &["--agent", "--api-key", "s3cr3tval", "forecast", "X", "--days", "s3cr3tvalue"],
+        &[
+            "--agent",
+            "--api-key",
+            "s3cr3tval",
+            "forecast",
+            "X",
+            "--days",
+            "s3cr3tvalue",
+        ],
         &[],
     );
     let error: Value = serde_json::from_slice(&out.stderr).unwrap();
@@ -155,7 +163,15 @@ fn redaction_replaces_whole_tokens_only() {
     );
     let out = spec_cli(
         weather(),
-        &["--agent", "--api-key", "s3cr3tval", "forecast", "X", "--days", "s3cr3tval"],
+        &[
+            "--agent",
+            "--api-key",
+            "s3cr3tval",
+            "forecast",
+            "X",
+            "--days",
+            "s3cr3tval",
+        ],
         &[],
     );
     let error: Value = serde_json::from_slice(&out.stderr).unwrap();
