@@ -554,3 +554,25 @@ impl Shared {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lost_output_is_a_general_error_and_a_closed_pipe_is_quiet() {
+        for errno in [libc::EIO, libc::ENOSPC, libc::EBADF] {
+            match Stop::from(io::Error::from_raw_os_error(errno)) {
+                Stop::Failed(error) => {
+                    assert_eq!(error.code(), crate::codes::GENERAL_ERROR);
+                    assert!(error.message().starts_with("cannot write the output"));
+                }
+                Stop::Closed => panic!("errno {errno} is not a closed pipe"),
+            }
+        }
+        assert!(matches!(
+            Stop::from(io::Error::from_raw_os_error(libc::EPIPE)),
+            Stop::Closed
+        ));
+    }
+}

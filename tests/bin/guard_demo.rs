@@ -65,8 +65,24 @@ impl spec::Handlers for Bookmarks {
             .map(|entry| entry.file_name().to_string_lossy().into_owned())
             .collect();
         names.sort();
+        // `BOOKMARKS_REPEAT_MS`: then the names again and again, one round every so many ms,
+        // until a signal ends the call (the signal tests of tests/runtime_output_lost.rs; this
+        // tool has no secrets, so a signal ends it from the signal handler itself).
+        let repeat = std::env::var("BOOKMARKS_REPEAT_MS")
+            .ok()
+            .and_then(|ms| ms.parse().ok())
+            .map(std::time::Duration::from_millis);
+        let once = names.clone().into_iter();
+        let again = repeat.into_iter().flat_map(move |delay| {
+            let names = names.clone();
+            std::iter::repeat_with(move || {
+                std::thread::sleep(delay);
+                names.clone()
+            })
+            .flatten()
+        });
         Ok(Items::ok(
-            names.into_iter().map(|name| spec::ListItem { name }),
+            once.chain(again).map(|name| spec::ListItem { name }),
         ))
     }
 
