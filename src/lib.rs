@@ -74,6 +74,7 @@ mod context;
 mod doc_commands;
 mod error;
 pub mod faces;
+pub mod input;
 mod items;
 pub mod level;
 mod output;
