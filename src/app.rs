@@ -160,8 +160,7 @@ impl App {
         let mut early: Option<Error> = None;
         let audit = match &pre.audit_log {
             Some(path) => {
-                let argv = redactor.argv(&pre.argv);
-                match Audit::open(path, &self.registry.name, argv, pre.agent) {
+                match Audit::open(path, &self.registry.name, pre.argv.clone(), pre.agent) {
                     Ok(audit) => Some(audit),
                     Err(err) => {
                         early = Some(
@@ -199,6 +198,14 @@ impl App {
                 }
             }
         };
+
+        // A secret too short to redact safely stops a call that may print about it (help and
+        // the spec never echo argv).
+        if !(pre.help || pre.print_spec)
+            && let Some(error) = redactor.refusal()
+        {
+            early.get_or_insert(error);
+        }
 
         let profile = profile::for_call(self.registry.clone(), pre.agent, &pre.argv);
         let output = Output::new(profile, redactor, audit);
@@ -333,6 +340,9 @@ impl App {
                 command.parameters.iter().chain(&registry.global_flags),
                 leaf,
             );
+            if let Some(error) = output.redactor.refusal() {
+                return Outcome::Failed(error);
+            }
             let format = leaf
                 .try_get_one::<String>(FORMAT_ID)
                 .ok()
@@ -341,7 +351,10 @@ impl App {
             let command = Some(command.name.clone());
             output.profile.configure(CallOptions { format, command });
         }
-        if let Err(error) = builtins::guard::check(registry, command, leaf) {
+        // The synthesised `rm` keeps PAS's own rule (a wildcard needs --force), checked on its route.
+        if let Selected::Declared(_) = selected
+            && let Err(error) = builtins::guard::check(registry, command, leaf, shared.agent)
+        {
             return Outcome::Failed(error);
         }
         // Zero interactivity: fail before the handler runs rather than wait on a terminal.

@@ -7,6 +7,7 @@ use pas_spec::{Registry, StdinMode};
 
 use crate::codes;
 use crate::error::Error;
+use crate::input::Bounded;
 use crate::output::Shared;
 use crate::progress::Progress;
 
@@ -89,7 +90,11 @@ impl Context {
     /// - `stdin: optional`: `None` when stdin is a terminal (nothing was piped in).
     /// - `stdin: required`: in agent mode a terminal is a `MISSING_INPUT` error at once (the
     ///   runtime checks this before the handler runs, too); people may type the input.
-    pub fn stdin(&self) -> Result<Option<StdinLock<'static>>, Error> {
+    ///
+    /// The reader is bounded ([`crate::input::limit`]): past the limit a read fails, and `?`
+    /// on that failure is a structured `INVALID_ARGUMENT` error (`< /dev/zero` ends, it does
+    /// not fill memory).
+    pub fn stdin(&self) -> Result<Option<Bounded<StdinLock<'static>>>, Error> {
         let command = self.command();
         let terminal = io::stdin().is_terminal();
         match command.stdin {
@@ -101,7 +106,11 @@ impl Context {
             StdinMode::Required if terminal && self.agent() => {
                 Err(missing_input(&self.shared.registry.name))
             }
-            StdinMode::Optional | StdinMode::Required => Ok(Some(io::stdin().lock())),
+            StdinMode::Optional | StdinMode::Required => Ok(Some(Bounded::new(
+                io::stdin().lock(),
+                "stdin",
+                crate::input::limit(),
+            ))),
         }
     }
 }

@@ -100,9 +100,10 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// `?` on I/O in a handler: a general failure whose message is the OS's.
+/// `?` on I/O in a handler: a general failure whose message is the OS's, or the structured
+/// error of an input past its limit ([`crate::input`]).
 impl From<std::io::Error> for Error {
     fn from(err: std::io::Error) -> Self {
-        Error::general(err.to_string())
+        crate::input::too_large(&err).unwrap_or_else(|| Error::general(err.to_string()))
     }
 }

@@ -38,6 +38,11 @@ pub(crate) const LINE_LATENCY: Duration = Duration::from_millis(10);
 pub(crate) struct StdoutSink {
     out: BufWriter<Stdout>,
     live: bool,
+    /// stdout was closed when the process started (`>&-`): every write fails with EBADF.
+    closed: bool,
+    /// What ends the document stdout holds open (`]` of `--format array`), written before an
+    /// early end (an error or a signal) so that stdout stays valid JSON.
+    closing: &'static [u8],
     /// A flusher thread flushes waiting lines every [`LINE_LATENCY`].
     ticking: bool,
     last_flush: Option<Instant>,
@@ -49,6 +54,8 @@ impl StdoutSink {
         StdoutSink {
             out: BufWriter::with_capacity(64 * 1024, io::stdout()),
             live: live_reader(),
+            closed: crate::closed_stdout::stdout_was_closed(),
+            closing: b"",
             ticking: false,
             last_flush: None,
             pending: false,
@@ -62,7 +69,31 @@ impl StdoutSink {
 
     /// Bytes that are part of the current line (or a whole document).
     pub(crate) fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
+        if self.closed {
+            return Err(closed_error());
+        }
         self.out.write_all(bytes)
+    }
+
+    /// What must follow the bytes written so far for stdout to hold a whole document if the
+    /// call ends now (empty: nothing). Set and cleared by the profile around a document it
+    /// writes in pieces.
+    pub(crate) fn set_closing(&mut self, closing: &'static [u8]) {
+        self.closing = closing;
+    }
+
+    /// The bytes [`StdoutSink::set_closing`] last set (read by the signal handler).
+    pub(crate) fn closing(&self) -> &'static [u8] {
+        self.closing
+    }
+
+    /// Ends an open document early (an error or a signal ends the call).
+    fn close_open_document(&mut self) -> io::Result<()> {
+        let closing = std::mem::take(&mut self.closing);
+        if closing.is_empty() {
+            return Ok(());
+        }
+        self.write(closing)
     }
 
     /// The current line is whole: hand it to a live reader now, or within [`LINE_LATENCY`].
@@ -101,12 +132,30 @@ impl StdoutSink {
     pub(crate) fn flush(&mut self) -> io::Result<()> {
         self.pending = false;
         self.last_flush = Some(Instant::now());
+        if self.closed {
+            if self.out.buffer().is_empty() {
+                return Ok(());
+            }
+            return Err(closed_error());
+        }
         self.out.flush()
     }
 
     /// The whole lines waiting in the buffer (what a flush would write).
     pub(crate) fn buffered(&self) -> &[u8] {
         self.out.buffer()
+    }
+}
+
+/// The error of a write to a stdout that was closed at start.
+fn closed_error() -> io::Error {
+    #[cfg(unix)]
+    {
+        io::Error::from_raw_os_error(libc::EBADF)
+    }
+    #[cfg(not(unix))]
+    {
+        io::Error::other("stdout is closed")
     }
 }
 
@@ -175,10 +224,9 @@ impl Write for StderrSink {
 }
 
 /// The error report of each signal, rendered by the profile before anything may block, with
-/// its exit status: what the signal handler writes (see `signals`).
+/// its exit status: what the signal handler writes (see `signals`), by signal number.
 pub(crate) struct SignalLines {
-    pub(crate) interrupt: (Vec<u8>, u8),
-    pub(crate) terminate: (Vec<u8>, u8),
+    pub(crate) lines: Vec<(i32, Vec<u8>, u8)>,
 }
 
 /// How a call ends.
@@ -208,9 +256,17 @@ impl From<io::Error> for Stop {
         if err.kind() == io::ErrorKind::BrokenPipe {
             Stop::Closed
         } else {
-            Stop::Failed(Error::general(format!("cannot write the output: {err}")))
+            Stop::Failed(output_lost(&err))
         }
     }
+}
+
+/// The error of output that could not be written: stdout closed (EBADF), a full disk (ENOSPC),
+/// an I/O error (EIO). A closed pipe is not one: the reader went away, and the call ends quietly.
+pub(crate) fn output_lost(err: &io::Error) -> Error {
+    Error::general(format!("cannot write the output: {err}")).with_suggestion(
+        "give the call a writable stdout (an open pipe or file on a disk with free space) and run it again",
+    )
 }
 
 impl From<Stop> for Outcome {
@@ -276,23 +332,49 @@ impl Output {
         if let Some(code) = self.finished {
             return code;
         }
-        let outcome = match outcome {
+        let mut outcome = match outcome {
             Outcome::Success => match self.sinks.stdout.flush() {
                 Ok(()) => Outcome::Success,
                 Err(err) => Stop::from(err).into(),
             },
             other => other,
         };
-        let (code, result, constant) = match outcome {
-            Outcome::Success => (0, "success", None),
-            Outcome::Closed => (0, "closed", None),
+        // The record first: one that cannot be written fails the call it would have recorded.
+        if let Some(audit) = self.audit.take() {
+            let (code, result, constant) = match &outcome {
+                Outcome::Success => (0, "success", None),
+                Outcome::Closed => (0, "closed", None),
+                Outcome::Failed(error) | Outcome::ParseFailed(_, error) => {
+                    (self.profile.exit_code(error), "error", Some(error.code()))
+                }
+            };
+            let recorded = audit.record(
+                &self.redactor,
+                self.command.as_deref(),
+                result,
+                constant,
+                code,
+            );
+            if let Err(error) = recorded
+                && matches!(outcome, Outcome::Success | Outcome::Closed)
+            {
+                outcome = Outcome::Failed(error);
+            }
+        }
+        let code = match outcome {
+            Outcome::Success | Outcome::Closed => 0,
             Outcome::Failed(mut error) => {
-                // Partial results first: the lines already produced are whole and stay.
+                // Partial results first: the lines already produced are whole and stay, and an
+                // open document (an array) is closed so stdout stays valid JSON.
+                let _ = self.sinks.stdout.close_open_document();
                 let _ = self.sinks.stdout.flush();
                 self.redactor.error(&mut error);
                 let code = self.profile.exit_code(&error);
-                let _ = self.profile.error(&mut self.sinks, &error, code);
-                (code, "error", Some(error.code().to_owned()))
+                let reported = self.profile.error(&mut self.sinks, &error, code);
+                if reported.is_err() {
+                    self.report_on_stderr(&error, code);
+                }
+                code
             }
             Outcome::ParseFailed(clap_error, mut error) => {
                 let _ = self.sinks.stdout.flush();
@@ -301,15 +383,24 @@ impl Output {
                 let _ =
                     self.profile
                         .parse_error(&mut self.sinks, &clap_error, &error, &self.redactor);
-                (code, "error", Some(error.code().to_owned()))
+                code
             }
         };
         let _ = self.sinks.stderr.flush();
-        if let Some(audit) = self.audit.take() {
-            audit.record(self.command.as_deref(), result, constant.as_deref(), code);
-        }
         self.finished = Some(code);
         code
+    }
+
+    /// The error as one JSON line on stderr, for when the profile could not report it (the
+    /// compose profile reports on stdout, which may be what failed).
+    fn report_on_stderr(&mut self, error: &Error, code: u8) {
+        let line = serde_json::json!({
+            "error": error.code(),
+            "message": error.message(),
+            "code": code,
+            "suggestion": error.suggestion(),
+        });
+        let _ = self.sinks.stderr.write_all(format!("{line}\n").as_bytes());
     }
 }
 
@@ -461,5 +552,27 @@ impl Shared {
             0 => None,
             signal => Some(crate::signals::error_for(signal)),
         }
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lost_output_is_a_general_error_and_a_closed_pipe_is_quiet() {
+        for errno in [libc::EIO, libc::ENOSPC, libc::EBADF] {
+            match Stop::from(io::Error::from_raw_os_error(errno)) {
+                Stop::Failed(error) => {
+                    assert_eq!(error.code(), crate::codes::GENERAL_ERROR);
+                    assert!(error.message().starts_with("cannot write the output"));
+                }
+                Stop::Closed => panic!("errno {errno} is not a closed pipe"),
+            }
+        }
+        assert!(matches!(
+            Stop::from(io::Error::from_raw_os_error(libc::EPIPE)),
+            Stop::Closed
+        ));
     }
 }

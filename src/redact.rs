@@ -1,10 +1,24 @@
 //! Secrets out of every error, log and echo of argv.
 //!
-//! The values of parameters marked `secret` are collected from three places: argv (after a
+//! The values of parameters marked `secret` are collected from four places: argv (after a
 //! secret flag, before clap runs, so even a parse error cannot echo one), the environment
-//! variables that feed secret flags, and clap's matches (secret positionals). Every text the
-//! runtime prints about a call is then scrubbed of those values. Scrubbing by value also
-//! catches a handler that copies a token into a message or a URL (PAS 8.2).
+//! variables that feed secret flags, the configuration file, and clap's matches (secret
+//! positionals). Every text the runtime prints about a call is then scrubbed of those values.
+//! Scrubbing by value also catches a handler that copies a token into a message or a URL
+//! (PAS 8.2).
+//!
+//! A secret flag is recognised in every spelling an agent may type: `--token v`, `--token=v`,
+//! glued `--tokenv`, `-t v`, `-tv`, `-t=v`, misspelt (`--Token`, `--to_ken v`, `--tokne=v`:
+//! an unknown flag whose name is the secret's, or one letter or two away), and after `--` too
+//! (there it is data to the parser, but the same words are still kept out of logs: redacting
+//! too much is the safe mistake).
+//!
+//! Redaction replaces whole tokens: a value is replaced only where it does not continue a word
+//! (letters, digits, `_`) on either side, so a secret `e` never turns `invalid value` into
+//! `invalid valu[REDACTED]`. A value shorter than [`MIN_SECRET_CHARS`] would still match short
+//! words in unrelated messages, and its redaction marks would give it away, so such a secret is
+//! refused before the call runs (`INVALID_ARGUMENT` naming the flag, variable or configuration
+//! key, never the value); argv words holding it are still replaced by position in the audit log.
 
 use std::ffi::OsString;
 
@@ -13,17 +27,43 @@ use pas_spec::{ParamKind, Parameter, Registry};
 use serde_json::Value;
 
 use crate::clap_face::arg_id;
+use crate::codes;
 use crate::error::Error;
 
 /// What replaces a secret.
 pub const REDACTED: &str = "[REDACTED]";
 
+/// The fewest characters a secret value may have; a shorter one is refused (see the module
+/// docs). Empty values are not secrets and pass.
+pub const MIN_SECRET_CHARS: usize = 6;
+
+/// Long flags the runtime itself adds: never taken for a misspelt secret flag.
+const RUNTIME_LONGS: &[&str] = &[
+    "--agent",
+    "--audit-log",
+    "--config",
+    "--dry-run",
+    "--force",
+    "--format",
+    "--help",
+    "--pas-spec",
+    "--toon",
+    "--validate-pas",
+    "--version",
+];
+
 /// The secret flags of a tool and the secret values seen in this call.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Redactor {
+    /// Secret long flags, as `--name`.
     longs: Vec<String>,
     shorts: Vec<char>,
+    /// Every long flag of the tool (secret or not) and the runtime's: a word naming one exactly
+    /// is that flag, never a misspelt secret one.
+    known_longs: Vec<String>,
     values: Vec<String>,
+    /// Where a secret too short to redact safely came from (`--token`, `$TOKEN`, ...).
+    too_short: Option<String>,
 }
 
 impl Redactor {
@@ -36,7 +76,13 @@ impl Redactor {
             .global_flags
             .iter()
             .chain(registry.commands.iter().flat_map(|c| &c.parameters));
-        for param in params.filter(|p| p.secret) {
+        for param in params {
+            if param.kind == ParamKind::Flag {
+                redactor.known_longs.push(format!("--{}", param.name));
+            }
+            if !param.secret {
+                continue;
+            }
             if param.kind == ParamKind::Flag {
                 redactor.longs.push(format!("--{}", param.name));
                 redactor.shorts.extend(param.short);
@@ -44,13 +90,29 @@ impl Redactor {
             if let Some(env) = &param.env
                 && let Some(value) = std::env::var_os(env)
             {
-                redactor.add(value.to_string_lossy().into_owned());
+                redactor.add(value.to_string_lossy().into_owned(), || format!("${env}"));
             }
         }
         redactor
+            .known_longs
+            .extend(RUNTIME_LONGS.iter().map(|l| (*l).to_owned()));
+        redactor
     }
 
-    fn add(&mut self, value: String) {
+    /// Adds a secret value; one too short to redact is remembered as a refusal instead.
+    fn add(&mut self, value: String, source: impl FnOnce() -> String) {
+        if value.is_empty() {
+            return;
+        }
+        if value.chars().count() < MIN_SECRET_CHARS {
+            self.too_short.get_or_insert_with(source);
+            return;
+        }
+        self.add_token(value);
+    }
+
+    /// Adds a text to redact whatever its length (a whole argv word that holds a secret).
+    fn add_token(&mut self, value: String) {
         if !value.is_empty() && !self.values.contains(&value) {
             self.values.push(value);
             // Longest first, so a secret that contains another is replaced whole.
@@ -59,28 +121,71 @@ impl Redactor {
         }
     }
 
-    /// A secret value found elsewhere (a configuration file), redacted like one from argv.
-    pub(crate) fn add_secret(&mut self, value: &str) {
-        self.add(value.to_owned());
+    /// A secret value found elsewhere (`source`: the configuration key that held it), redacted
+    /// like one from argv.
+    pub(crate) fn add_secret(&mut self, value: &str, source: &str) {
+        self.add(value.to_owned(), || source.to_owned());
     }
 
-    /// Collects the values given to secret flags in argv (`--token v`, `--token=v`, `-t v`,
-    /// `-tv`), up to `--`.
+    /// The error that refuses the call because a secret is too short to keep out of messages.
+    /// It names where the secret came from, never the value.
+    pub(crate) fn refusal(&self) -> Option<Error> {
+        let source = self.too_short.as_ref()?;
+        Some(
+            Error::new(
+                codes::INVALID_ARGUMENT,
+                format!(
+                    "the secret given in {source} is shorter than {MIN_SECRET_CHARS} characters"
+                ),
+            )
+            .with_suggestion(format!(
+                "give the whole secret in {source}: a secret shorter than {MIN_SECRET_CHARS} characters cannot be kept out of messages and logs"
+            ))
+            .with_details(serde_json::json!({ "source": source, "minimum": MIN_SECRET_CHARS })),
+        )
+    }
+
+    /// Collects the values given to secret flags in argv, in every spelling (module docs).
     pub(crate) fn scan_argv(&mut self, argv: &[OsString]) {
         let mut words = argv.iter().skip(1).map(|w| w.to_string_lossy());
         while let Some(word) = words.next() {
-            if word == "--" {
-                break;
-            }
-            match self.secret_flag(&word) {
-                Some(FlagValue::Next) => {
+            let Some(found) = self.secret_flag(&word) else {
+                continue;
+            };
+            let flag = word[..found.name_end].to_owned();
+            match found.value {
+                FlagValue::Next => {
                     if let Some(value) = words.next() {
-                        self.add(value.into_owned());
+                        if found.exact {
+                            self.add(value.into_owned(), || flag);
+                        } else {
+                            // A misspelt flag is not the secret's: its value is kept out of
+                            // logs by position, and out of messages when it is long enough.
+                            self.add_lenient(value.into_owned());
+                        }
                     }
                 }
-                Some(FlagValue::Inline(start)) => self.add(word[start..].to_owned()),
-                None => {}
+                FlagValue::Inline(start) => {
+                    let value = word[start..].to_owned();
+                    let long_enough = value.chars().count() >= MIN_SECRET_CHARS;
+                    if (!found.exact || start == found.name_end) && long_enough {
+                        // Glued or misspelt: the parser echoes the whole word as unknown.
+                        self.add_token(word.clone().into_owned());
+                    }
+                    if found.exact {
+                        self.add(value, || flag);
+                    } else {
+                        self.add_lenient(value);
+                    }
+                }
             }
+        }
+    }
+
+    /// A value that may be a secret (after a misspelt flag): redacted when long enough.
+    fn add_lenient(&mut self, value: String) {
+        if value.chars().count() >= MIN_SECRET_CHARS {
+            self.add_token(value);
         }
     }
 
@@ -93,43 +198,61 @@ impl Redactor {
         for param in params.filter(|p| p.secret) {
             if let Ok(Some(values)) = matches.try_get_raw(&arg_id(param)) {
                 for value in values {
-                    self.add(value.to_string_lossy().into_owned());
+                    let source = match param.kind {
+                        ParamKind::Flag => format!("--{}", param.name),
+                        _ => format!("<{}>", param.name),
+                    };
+                    self.add(value.to_string_lossy().into_owned(), || source);
                 }
             }
         }
     }
 
-    fn secret_flag(&self, word: &str) -> Option<FlagValue> {
-        if word.starts_with("--") {
-            let name = word.split('=').next().unwrap_or(word);
+    /// Whether `word` is a spelling of a secret flag, and where its value is.
+    fn secret_flag(&self, word: &str) -> Option<Found> {
+        if let Some(body) = word.strip_prefix("--") {
+            let name_end = word.find('=').unwrap_or(word.len());
+            let name = &word[..name_end];
+            if body.is_empty() || self.longs.is_empty() {
+                return None;
+            }
             if self.longs.iter().any(|l| l == name) {
-                return Some(if name.len() < word.len() {
-                    FlagValue::Inline(name.len() + 1)
-                } else {
-                    FlagValue::Next
-                });
+                return Some(Found::exact(name_end, word.len()));
+            }
+            if self.known_longs.iter().any(|l| l == name) {
+                return None;
+            }
+            for long in &self.longs {
+                if let Some(found) = misspelt(word, long) {
+                    return Some(found);
+                }
             }
         } else if let Some(rest) = word.strip_prefix('-') {
             let mut chars = rest.char_indices();
             if let Some((_, short)) = chars.next()
                 && self.shorts.contains(&short)
             {
-                return Some(match chars.next() {
-                    None => FlagValue::Next,
-                    Some((i, '=')) => FlagValue::Inline(1 + i + 1),
-                    Some((i, _)) => FlagValue::Inline(1 + i),
+                let name_end = 1 + short.len_utf8();
+                return Some(Found {
+                    name_end,
+                    exact: true,
+                    value: match chars.next() {
+                        None => FlagValue::Next,
+                        Some((i, '=')) => FlagValue::Inline(1 + i + 1),
+                        Some((i, _)) => FlagValue::Inline(1 + i),
+                    },
                 });
             }
         }
         None
     }
 
-    /// The text with every known secret replaced.
+    /// The text with every known secret replaced where it stands as a whole token.
     pub(crate) fn text(&self, text: &str) -> String {
         let mut out = text.to_owned();
         for value in &self.values {
-            if out.contains(value.as_str()) {
-                out = out.replace(value.as_str(), REDACTED);
+            if let Some(replaced) = replace_tokens(&out, value) {
+                out = replaced;
             }
         }
         out
@@ -165,24 +288,21 @@ impl Redactor {
         }
     }
 
-    /// argv for logs: secret flag values replaced in place, and any secret value elsewhere.
+    /// argv for logs: the values of secret flags (in any spelling, before or after `--`)
+    /// replaced by position, and any secret value elsewhere replaced as a token.
     pub(crate) fn argv(&self, argv: &[OsString]) -> Vec<String> {
         let mut out = Vec::with_capacity(argv.len());
         let mut hide_next = false;
-        let mut options_ended = false;
-        for word in argv.iter().map(|w| w.to_string_lossy()) {
+        for (index, word) in argv.iter().map(|w| w.to_string_lossy()).enumerate() {
             if hide_next {
                 out.push(REDACTED.to_owned());
                 hide_next = false;
                 continue;
             }
-            if !options_ended {
-                if word == "--" {
-                    options_ended = true;
-                }
-                match self.secret_flag(&word) {
-                    Some(FlagValue::Next) => hide_next = true,
-                    Some(FlagValue::Inline(start)) => {
+            if index > 0 {
+                match self.secret_flag(&word).map(|f| (f.value, f.name_end)) {
+                    Some((FlagValue::Next, _)) => hide_next = true,
+                    Some((FlagValue::Inline(start), _)) => {
                         out.push(format!("{}{REDACTED}", &word[..start]));
                         continue;
                     }
@@ -195,11 +315,130 @@ impl Redactor {
     }
 }
 
+/// A spelling of a secret flag found in a word.
+struct Found {
+    /// The byte offset where the flag's name ends (`=` or the value, or the word's end).
+    name_end: usize,
+    /// The flag exactly (`--token`, `-t`), not a misspelling of it.
+    exact: bool,
+    value: FlagValue,
+}
+
+impl Found {
+    fn exact(name_end: usize, len: usize) -> Found {
+        Found {
+            name_end,
+            exact: true,
+            value: if name_end < len {
+                FlagValue::Inline(name_end + 1)
+            } else {
+                FlagValue::Next
+            },
+        }
+    }
+}
+
 enum FlagValue {
     /// The value is the next word.
     Next,
     /// The value starts at this byte offset of the same word.
     Inline(usize),
+}
+
+/// A flag's name folded for comparison: lower case, without `-` and `_`.
+fn fold(name: &str) -> String {
+    name.chars()
+        .filter(|c| *c != '-' && *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Whether `word` (starting `--`, not a known flag) is `long` misspelt: its name folds to the
+/// same letters (`--API_KEY`, `--apikey`, glued `--api-keyVALUE`), or is one or two letters away
+/// (`--api-kye`, as clap's "did you mean" would suggest).
+fn misspelt(word: &str, long: &str) -> Option<Found> {
+    let target = fold(long);
+    // The shortest prefix of the word that folds to the secret's name: glued if more follows.
+    let mut folded = String::new();
+    for (index, c) in word.char_indices().skip(2) {
+        if c == '=' {
+            break;
+        }
+        if c != '-' && c != '_' {
+            folded.extend(c.to_lowercase());
+        }
+        if folded == target {
+            let end = index + c.len_utf8();
+            let value = match word[end..].chars().next() {
+                None => FlagValue::Next,
+                Some('=') => FlagValue::Inline(end + 1),
+                Some(_) => FlagValue::Inline(end),
+            };
+            return Some(Found {
+                name_end: end,
+                exact: false,
+                value,
+            });
+        }
+        if !target.starts_with(folded.as_str()) {
+            break;
+        }
+    }
+    let name_end = word.find('=').unwrap_or(word.len());
+    let name = fold(&word[..name_end]);
+    let allowed = match target.chars().count() {
+        0..=3 => 0,
+        4..=7 => 1,
+        _ => 2,
+    };
+    if allowed > 0 && strsim::damerau_levenshtein(&name, &target) <= allowed {
+        return Some(Found {
+            name_end,
+            exact: false,
+            value: if name_end < word.len() {
+                FlagValue::Inline(name_end + 1)
+            } else {
+                FlagValue::Next
+            },
+        });
+    }
+    None
+}
+
+/// A character that continues a word: a secret is not replaced inside a longer word.
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// `text` with each occurrence of `secret` that stands as a whole token replaced, or `None`
+/// when there is none. An edge of the secret that is not a word character needs no boundary
+/// (`token=s3cr3t&` and `'s3cr3t'` both match).
+fn replace_tokens(text: &str, secret: &str) -> Option<String> {
+    let first_is_word = secret.chars().next().is_some_and(is_word);
+    let last_is_word = secret.chars().next_back().is_some_and(is_word);
+    let mut out = String::new();
+    let (mut copied, mut from) = (0, 0);
+    while let Some(found) = text[from..].find(secret) {
+        let start = from + found;
+        let end = start + secret.len();
+        let clear_before =
+            !first_is_word || !text[..start].chars().next_back().is_some_and(is_word);
+        let clear_after = !last_is_word || !text[end..].chars().next().is_some_and(is_word);
+        if clear_before && clear_after {
+            out.push_str(&text[copied..start]);
+            out.push_str(REDACTED);
+            copied = end;
+            from = end;
+        } else {
+            // The next occurrence may overlap this one: search from the next character.
+            from = start + text[start..].chars().next().map_or(1, char::len_utf8);
+        }
+    }
+    if copied == 0 && out.is_empty() {
+        return None;
+    }
+    out.push_str(&text[copied..]);
+    Some(out)
 }
 
 #[cfg(test)]
@@ -208,9 +447,11 @@ mod tests {
 
     fn redactor() -> Redactor {
         Redactor {
-            longs: vec!["--token".into()],
+            longs: vec!["--token".into(), "--api-key".into()],
             shorts: vec!['t'],
+            known_longs: vec!["--token".into(), "--api-key".into(), "--tokens".into()],
             values: Vec::new(),
+            too_short: None,
         }
     }
 
@@ -223,11 +464,11 @@ mod tests {
         let argv = os(&[
             "tool",
             "--token",
-            "abc",
-            "--token=def",
+            "abcabc",
+            "--token=defdef",
             "-t",
-            "ghi",
-            "-tjkl",
+            "ghighi",
+            "-tjkljkl",
             "x",
         ]);
         let mut r = redactor();
@@ -246,9 +487,80 @@ mod tests {
             ]
         );
         assert_eq!(
-            r.text("url?token=abc&b=def"),
+            r.text("url?token=abcabc&b=defdef"),
             "url?token=[REDACTED]&b=[REDACTED]"
         );
+        assert!(r.refusal().is_none());
+    }
+
+    #[test]
+    fn glued_misspelt_and_after_double_dash() {
+        let argv = os(&[
+            "tool",
+            "--api-keyCANARY1",
+            "--api_key=CANARY2",
+            "--apikey",
+            "CANARY3",
+            "--API-KEY",
+            "CANARY4",
+            "--api-kye=CANARY5",
+            "--tokens",
+            "visible",
+            "--",
+            "--token",
+            "CANARY6",
+        ]);
+        let mut r = redactor();
+        r.scan_argv(&argv);
+        let logged = r.argv(&argv).join(" ");
+        for n in 1..=6 {
+            assert!(!logged.contains(&format!("CANARY{n}")), "{logged}");
+        }
+        assert!(logged.contains("--tokens visible"), "{logged}");
+        assert_eq!(
+            r.text("unexpected argument '--api-keyCANARY1' found"),
+            "unexpected argument '[REDACTED]' found"
+        );
+        assert_eq!(
+            r.text("value CANARY3 and CANARY6"),
+            "value [REDACTED] and [REDACTED]"
+        );
+    }
+
+    #[test]
+    fn whole_tokens_only() {
+        let mut r = redactor();
+        r.scan_argv(&os(&["tool", "--token", "valu3s"]));
+        assert_eq!(r.text("invalid valu3s"), "invalid [REDACTED]");
+        assert_eq!(r.text("invalid valu3sx xvalu3s"), "invalid valu3sx xvalu3s");
+        assert_eq!(r.text("'valu3s',valu3s"), "'[REDACTED]',[REDACTED]");
+        assert_eq!(
+            replace_tokens("aaaaaa-aaaaaa", "aaaaaa"),
+            Some("[REDACTED]-[REDACTED]".into())
+        );
+        assert_eq!(
+            replace_tokens("xaaaaaa aaaaaa", "aaaaaa"),
+            Some("xaaaaaa [REDACTED]".into())
+        );
+    }
+
+    #[test]
+    fn a_short_secret_is_refused_without_its_value() {
+        for argv in [
+            &["tool", "--token", "e"][..],
+            &["tool", "--token=ab"],
+            &["tool", "-te"],
+        ] {
+            let mut r = redactor();
+            r.scan_argv(&os(argv));
+            let error = r.refusal().expect("refused");
+            assert_eq!(error.code(), codes::INVALID_ARGUMENT);
+            assert!(error.message().contains("--token") || error.message().contains("-t"));
+            // Nothing is redacted by value, so nothing garbles.
+            assert_eq!(r.text("invalid value e"), "invalid value e");
+            let logged = r.argv(&os(argv)).join(" ");
+            assert!(!logged.contains(" e") && !logged.contains("ab"), "{logged}");
+        }
     }
 
     #[test]

@@ -1,4 +1,7 @@
-//! SIGINT and SIGTERM: end promptly, with a structured error, leaving only whole lines.
+//! SIGINT, SIGTERM, SIGHUP and SIGQUIT: end promptly, with a structured error, leaving only
+//! whole lines (and a `--format array` closed with its `]`, so stdout stays valid JSON).
+//! SIGHUP and SIGQUIT end a call as SIGTERM does (`TERMINATED`, exit 143, the message naming
+//! the signal): a hung-up terminal or a quit key must not leave half a line either.
 //!
 //! The handlers are installed at start, so a signal is recorded, never the default death. Once
 //! the call reaches code that may block (a handler, a built-in, validation: [`Watch::start`]),
@@ -18,7 +21,8 @@
 //!   signal, takes the output lock (held by the main thread only while it writes one whole
 //!   line) and ends the call through the profile.
 //!
-//! Either way the call exits with 130 or 143 and stdout ends on a line boundary, even when the
+//! Either way the call exits with 130 or 143 and stdout ends on a line boundary (or an open
+//! array's closing bracket), even when the
 //! handler is blocked and would never reach the next item. A signal that lands before
 //! [`Watch::start`] (help, the spec) is picked up at the end of the call ([`Watch::pending`]).
 
@@ -36,9 +40,34 @@ pub(crate) fn error_for(signal: i32) -> Error {
         return Error::new(codes::INTERRUPTED, "interrupted by SIGINT")
             .with_suggestion("the output so far is whole lines; run again to get the rest");
     }
-    let _ = signal;
-    Error::new(codes::TERMINATED, "terminated by SIGTERM")
+    Error::new(codes::TERMINATED, format!("terminated by {}", name(signal)))
         .with_suggestion("the output so far is whole lines; run again to get the rest")
+}
+
+/// The signals that end a call with a structured error.
+#[cfg(unix)]
+const HANDLED: [i32; 4] = {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+    [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+};
+
+/// The signal's name in reports.
+fn name(signal: i32) -> &'static str {
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT};
+        match signal {
+            SIGINT => "SIGINT",
+            SIGHUP => "SIGHUP",
+            SIGQUIT => "SIGQUIT",
+            _ => "SIGTERM",
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = signal;
+        "SIGTERM"
+    }
 }
 
 /// Ends the call with the recorded signal's error, through the profile, unless it already
@@ -55,7 +84,7 @@ pub(crate) fn end(shared: &Shared) {
     std::process::exit(i32::from(code));
 }
 
-/// The process's SIGINT/SIGTERM handling (see the module docs).
+/// The process's signal handling (see the module docs).
 pub(crate) struct Watch {
     shared: Arc<Shared>,
     started: bool,
@@ -65,8 +94,7 @@ pub(crate) struct Watch {
 /// them only loses the structured report, so it is not an error.
 #[cfg(unix)]
 pub(crate) fn install(shared: Arc<Shared>) -> Watch {
-    use signal_hook::consts::{SIGINT, SIGTERM};
-    for signal in [SIGINT, SIGTERM] {
+    for signal in HANDLED {
         let handler_shared = shared.clone();
         // SAFETY: `signal_hook::low_level::register` requires the action to be
         // async-signal-safe, which `on_signal` is (see there): atomic operations, a
@@ -118,13 +146,14 @@ fn on_signal(shared: &Shared, signal: i32) {
     let Some(lines) = &output.signal_lines else {
         return;
     };
-    let (line, code) = if shared.signal() == signal_hook::consts::SIGINT {
-        &lines.interrupt
-    } else {
-        &lines.terminate
+    let recorded = shared.signal();
+    let Some((_, line, code)) = lines.lines.iter().find(|(s, _, _)| *s == recorded) else {
+        return;
     };
-    // What `finish` does for an error: the whole lines still buffered first, then the report.
+    // What `finish` does for an error: the whole lines still buffered first, and the end of an
+    // open document (`]`), then the report.
     write_all(1, output.sinks.stdout.buffered());
+    write_all(1, output.sinks.stdout.closing());
     write_all(2, line);
     // SAFETY: `_exit` is async-signal-safe and ends the process at once: nothing runs after
     // it, so the lock held here is never released and no other thread writes again.
@@ -171,13 +200,14 @@ impl Watch {
             ) && output.audit.is_none()
                 && !has_secrets(registry);
             if direct {
-                use signal_hook::consts::{SIGINT, SIGTERM};
-                let interrupt = output.render_error(error_for(SIGINT));
-                let terminate = output.render_error(error_for(SIGTERM));
-                output.signal_lines = Some(crate::output::SignalLines {
-                    interrupt,
-                    terminate,
-                });
+                let lines = HANDLED
+                    .iter()
+                    .map(|&signal| {
+                        let (line, code) = output.render_error(error_for(signal));
+                        (signal, line, code)
+                    })
+                    .collect();
+                output.signal_lines = Some(crate::output::SignalLines { lines });
             }
             direct
         };
@@ -220,9 +250,8 @@ fn has_secrets(registry: &pas_spec::Registry) -> bool {
 /// call through the profile.
 #[cfg(unix)]
 fn start_watcher(shared: Arc<Shared>) {
-    use signal_hook::consts::{SIGINT, SIGTERM};
     // Registered before the recorded signal is read, so none falls between the two.
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
+    let Ok(mut signals) = signal_hook::iterator::Signals::new(HANDLED) else {
         return;
     };
     let watcher = move || {

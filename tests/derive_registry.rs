@@ -85,7 +85,10 @@ fn every_command_reaches_the_typed_handler() {
         )
     );
     // A renamed subcommand whose handler fails with a registry constant: its exit code.
+    // It is destructive: refused without --force (issue 19) before the handler runs.
     let (code, out) = run(&["--agent", "task", "rm", "7"]);
+    assert_eq!((code, out.as_str()), (Some(1), ""));
+    let (code, out) = run(&["--agent", "task", "rm", "7", "--force"]);
     assert_eq!((code, out.as_str()), (Some(100), ""));
     // A command of a flattened group, and a global flag the handler reads.
     assert_eq!(

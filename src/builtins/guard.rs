@@ -1,12 +1,19 @@
-//! What the runtime enforces before a handler runs, from the registry alone: in the compose
-//! profile a destructive command needs `--force` (or `--dry-run`, which changes nothing). The
-//! `pas` profile does not enforce it yet: its derive-built tools declare their own flags. Nothing ever prompts: a
-//! confirmation is a flag, so an agent learns it from the error's hint and the catalog.
+//! What the runtime enforces before a handler runs, from the registry alone: in every profile a
+//! destructive command needs `--force` (or `--dry-run`, which changes nothing). Nothing ever
+//! prompts: a confirmation is a flag, so an agent learns it from the error's hint and the
+//! catalog. The handler of a command refused here never runs.
+//!
+//! The flag is found by its clap id `force`: the runtime's own switch (added to every
+//! destructive command that has no `--force` of its own, see [`super::augment`]), the emitter's
+//! `force` field, and a derive author's `force: bool` field all have it. The synthesised `rm`
+//! verb of levels 3 and 4 is not guarded here: PAS fixes it to need `--force` only for a
+//! wildcard, which its route checks (`resources/route.rs`).
 
 use clap::ArgMatches;
 use pas_spec::{Command, Effect, ParamKind, Profile, Registry};
 
 use super::{DRY_RUN_ID, FORCE_ID};
+use crate::argv::AGENT_FLAG;
 use crate::clap_face::arg_id;
 use crate::error::Error;
 
@@ -18,23 +25,26 @@ pub(crate) fn dry_run(command: &Command, leaf: &ArgMatches) -> bool {
     command.dry_run && switch(leaf, DRY_RUN_ID)
 }
 
-/// The error that stops a destructive command without `--force`, if it must stop.
+/// The error that stops a destructive command without `--force`, if it must stop. `agent`:
+/// the call was in agent mode (the hint then repeats `--agent` in the `pas` profile).
 pub(crate) fn check(
     registry: &Registry,
     command: &Command,
     leaf: &ArgMatches,
+    agent: bool,
 ) -> Result<(), Error> {
-    let profile = registry.profile;
-    if profile != Profile::Compose
-        || command.effect != Effect::Destructive
-        || switch(leaf, FORCE_ID)
-        || dry_run(command, leaf)
-    {
+    if command.effect != Effect::Destructive || switch(leaf, FORCE_ID) || dry_run(command, leaf) {
         return Ok(());
     }
     let mut words = vec![registry.name.clone()];
+    if agent && registry.profile != Profile::Compose {
+        words.push(AGENT_FLAG.to_owned());
+    }
     words.extend(command.argv_path());
-    // The positional values as given, so the hint is the call to make (flags are left out).
+    words.push("--force".to_owned());
+    // The positional values as given, so the hint is the call to make (other flags are left
+    // out); after `--` when one looks like a flag, so the hint parses as it reads.
+    let mut values = Vec::new();
     for param in command
         .parameters
         .iter()
@@ -46,9 +56,13 @@ pub(crate) fn check(
             .flatten()
             .into_iter()
             .flatten();
-        words.extend(given.map(|v| v.to_string_lossy().into_owned()));
+        values.extend(given.map(|v| v.to_string_lossy().into_owned()));
     }
-    let mut hint = format!("add --force to confirm: `{} --force`", words.join(" "));
+    if values.iter().any(|v| v.starts_with('-')) {
+        words.push("--".to_owned());
+    }
+    words.extend(values.into_iter().map(|v| quote(&v)));
+    let mut hint = format!("add --force to confirm: `{}`", words.join(" "));
     if command.dry_run {
         hint.push_str(", or --dry-run to see what it would do");
     }
@@ -59,6 +73,32 @@ pub(crate) fn check(
     .with_suggestion(hint))
 }
 
+/// A value as a shell word: as is when it is plain, else in single quotes.
+fn quote(value: &str) -> String {
+    let plain = !value.is_empty()
+        && value
+            .chars()
+            .all(|c| c.is_alphanumeric() || "-_./:@%+=,".contains(c));
+    if plain {
+        value.to_owned()
+    } else {
+        format!("'{}'", value.replace('\'', r"'\''"))
+    }
+}
+
 fn switch(leaf: &ArgMatches, id: &str) -> bool {
     matches!(leaf.try_get_one::<bool>(id), Ok(Some(true)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quote;
+
+    #[test]
+    fn hint_values_are_shell_words() {
+        assert_eq!(quote("42"), "42");
+        assert_eq!(quote("a b"), "'a b'");
+        assert_eq!(quote("it's"), r"'it'\''s'");
+        assert_eq!(quote(""), "''");
+    }
 }

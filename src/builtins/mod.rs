@@ -62,14 +62,11 @@ pub(crate) fn augment(
     verbs: &[std::sync::Arc<pas_spec::Command>],
 ) -> clap::Command {
     let declared = registry.commands.iter();
-    for (index, command) in declared.chain(verbs.iter().map(|v| &**v)).enumerate() {
+    for command in declared.chain(verbs.iter().map(|v| &**v)) {
         let dry_run = command.dry_run;
-        // `--force` is the compose contract's confirmation; the `pas` profile keeps its
-        // handlers' own flags (see guard.rs), except on the synthesised `rm`, whose wildcard
-        // PAS 6.1 guards with `--force` (see resources/route.rs).
-        let verb = index >= registry.commands.len();
-        let force =
-            command.effect == Effect::Destructive && (registry.profile == Profile::Compose || verb);
+        // Every profile confirms a destructive command with `--force` (see guard.rs); the
+        // synthesised `rm` has it too, for the wildcards PAS 6.1 guards (resources/route.rs).
+        let force = command.effect == Effect::Destructive;
         if !dry_run && !force {
             continue;
         }

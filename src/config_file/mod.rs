@@ -143,7 +143,8 @@ pub(crate) fn load(
             )
         })?;
         if param.secret {
-            texts.iter().for_each(|t| redactor.add_secret(t));
+            let source = format!("`{key}` of {}", path.display());
+            texts.iter().for_each(|t| redactor.add_secret(t, &source));
         }
         values.push((arg_id(param), texts));
     }

@@ -98,6 +98,8 @@ impl Profile for PasProfile {
         self.array_items = 0;
         if kind == StreamKind::List && self.array() {
             sinks.stdout.write(b"[")?;
+            // An error or a signal that ends the call before `stream_end` still closes it.
+            sinks.stdout.set_closing(b"]\n");
         }
         Ok(())
     }
@@ -130,6 +132,7 @@ impl Profile for PasProfile {
         // A failed array is still closed: stdout stays valid JSON holding the partial results,
         // and the error on stderr (with a non-zero exit) says they are partial.
         if kind == StreamKind::List && self.array() {
+            sinks.stdout.set_closing(b"");
             sinks.stdout.write(b"]\n")?;
             sinks.stdout.end_line()?;
         }

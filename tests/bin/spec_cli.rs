@@ -51,7 +51,7 @@ impl Resources for Echo {
     ) -> Result<Copied, Error> {
         match source {
             CopySource::Local(file) => {
-                let bytes = std::fs::read(file)?;
+                let bytes = pas::input::read_file(file)?;
                 Ok(Copied::new(dest.as_str()).with_bytes(bytes.len() as u64))
             }
             CopySource::Resource(_) => Ok(Copied::new(dest.as_str())),

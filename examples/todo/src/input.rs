@@ -58,9 +58,11 @@ fn from_flags(args: &Args) -> Result<Map<String, Value>, Error> {
 fn from_stdin(ctx: &Context) -> Result<Map<String, Value>, Error> {
     let mut text = String::new();
     if let Some(mut stdin) = ctx.stdin()? {
-        stdin
-            .read_to_string(&mut text)
-            .map_err(|e| invalid(format!("stdin cannot be read: {e}")))?;
+        stdin.read_to_string(&mut text).map_err(|e| {
+            // Past the runtime's input limit (`< /dev/zero`): its structured error.
+            pas::input::too_large(&e)
+                .unwrap_or_else(|| invalid(format!("stdin cannot be read: {e}")))
+        })?;
     }
     if text.trim().is_empty() {
         return Ok(Map::new());

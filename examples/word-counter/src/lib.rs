@@ -81,7 +81,11 @@ fn count_files(cli: Cli, _ctx: &Context) -> Result<Reply, Error> {
 /// spec-first word-counter (`examples/word-counter-spec`) counts with the same code.
 pub fn count_file(path: &Path) -> Result<FileCount, Error> {
     let file = File::open(path).map_err(|err| failure(path, &err))?;
-    let words = count::words(io::BufReader::new(file)).map_err(|err| failure(path, &err))?;
+    // Streamed, so memory stays flat, and bounded, so `/dev/zero` or an endless FIFO ends with
+    // FILE_NOT_READABLE past the input limit (256 MiB, or `PAS_INPUT_LIMIT` bytes).
+    let shown = path.to_string_lossy();
+    let reader = pas::input::Bounded::new(io::BufReader::new(file), shown, pas::input::limit());
+    let words = count::words(reader).map_err(|err| failure(path, &err))?;
     Ok(FileCount::new(path, words))
 }
 
@@ -95,10 +99,19 @@ fn failure(path: &Path, err: &io::Error) -> Error {
         ErrorKind::NotFound | ErrorKind::NotADirectory => {
             Error::new(FILE_NOT_FOUND, format!("File not found: {shown}")).with_details(details)
         }
-        _ => Error::new(
-            FILE_NOT_READABLE,
-            format!("Cannot read file: {shown} ({err})"),
-        )
-        .with_details(details),
+        _ => {
+            let error = Error::new(
+                FILE_NOT_READABLE,
+                format!("Cannot read file: {shown} ({err})"),
+            )
+            .with_details(details);
+            match pas::input::too_large(err) {
+                Some(_) => error.with_suggestion(format!(
+                    "count a smaller file, or raise the limit with {}=BYTES",
+                    pas::input::LIMIT_ENV
+                )),
+                None => error,
+            }
+        }
     }
 }

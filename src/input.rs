@@ -1,0 +1,187 @@
+//! Inputs a tool reads from files or stdin are bounded: past [`limit`] bytes a read fails with a
+//! structured `INVALID_ARGUMENT` error naming the input and the limit, instead of growing until
+//! memory or patience runs out (`< /dev/zero`, `cp /dev/zero ...`, a FIFO that never ends).
+//!
+//! The limit is [`DEFAULT_LIMIT`] (256 MiB), or the number of bytes in the `PAS_INPUT_LIMIT`
+//! environment variable. [`Context::stdin`](crate::Context::stdin) hands out a [`Bounded`]
+//! reader; [`read_file`] reads a local file whole (a level 3/4 `cp` source); a handler that
+//! streams a file of its own wraps it in [`Bounded::new`]. `?` on the error a bounded read
+//! returns gives the structured error (see `impl From<io::Error> for Error`).
+
+use std::fmt;
+use std::io::{self, BufRead, Read};
+use std::path::Path;
+
+use serde_json::json;
+
+use crate::codes;
+use crate::error::Error;
+
+/// The default limit of one input, in bytes.
+pub const DEFAULT_LIMIT: u64 = 256 * 1024 * 1024;
+
+/// The environment variable that sets the limit, in bytes.
+pub const LIMIT_ENV: &str = "PAS_INPUT_LIMIT";
+
+/// The limit of one input for this process: `PAS_INPUT_LIMIT`, or [`DEFAULT_LIMIT`].
+pub fn limit() -> u64 {
+    std::env::var(LIMIT_ENV)
+        .ok()
+        .and_then(|text| text.trim().parse().ok())
+        .unwrap_or(DEFAULT_LIMIT)
+}
+
+/// A reader that fails once it would yield more than its limit.
+pub struct Bounded<R> {
+    inner: R,
+    left: u64,
+    limit: u64,
+    what: String,
+}
+
+impl<R> Bounded<R> {
+    /// `inner`, allowed `limit` bytes; `what` names it in the error (`stdin`, a path).
+    pub fn new(inner: R, what: impl Into<String>, limit: u64) -> Self {
+        Bounded {
+            inner,
+            left: limit,
+            limit,
+            what: what.into(),
+        }
+    }
+
+    fn too_large(&self) -> io::Error {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            TooLarge {
+                what: self.what.clone(),
+                limit: self.limit,
+            },
+        )
+    }
+}
+
+impl<R: Read> Read for Bounded<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        if self.left == 0 {
+            // At the limit: one more byte means the input is too large.
+            let mut probe = [0u8; 1];
+            return match self.inner.read(&mut probe)? {
+                0 => Ok(0),
+                _ => Err(self.too_large()),
+            };
+        }
+        let room = usize::try_from(self.left)
+            .unwrap_or(usize::MAX)
+            .min(buf.len());
+        let read = self.inner.read(&mut buf[..room])?;
+        self.left -= read as u64;
+        Ok(read)
+    }
+}
+
+impl<R: BufRead> BufRead for Bounded<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.left == 0 {
+            if self.inner.fill_buf()?.is_empty() {
+                return Ok(&[]);
+            }
+            return Err(self.too_large());
+        }
+        let left = usize::try_from(self.left).unwrap_or(usize::MAX);
+        let buf = self.inner.fill_buf()?;
+        Ok(&buf[..buf.len().min(left)])
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.left = self.left.saturating_sub(amount as u64);
+        self.inner.consume(amount);
+    }
+}
+
+/// Reads a local file whole, up to [`limit`] bytes (a `cp` source, a file argument).
+pub fn read_file(path: &Path) -> Result<Vec<u8>, Error> {
+    let file = std::fs::File::open(path)
+        .map_err(|err| Error::general(format!("cannot read {}: {err}", path.display())))?;
+    let mut bytes = Vec::new();
+    Bounded::new(file, path.display().to_string(), limit())
+        .read_to_end(&mut bytes)
+        .map_err(|err| match too_large(&err) {
+            Some(error) => error,
+            None => Error::general(format!("cannot read {}: {err}", path.display())),
+        })?;
+    Ok(bytes)
+}
+
+/// The structured error of a read that went past its limit, if `err` is one.
+pub fn too_large(err: &io::Error) -> Option<Error> {
+    let found = err.get_ref()?.downcast_ref::<TooLarge>()?;
+    Some(
+        Error::new(
+            codes::INVALID_ARGUMENT,
+            format!(
+                "{} is larger than the input limit of {} bytes",
+                found.what, found.limit
+            ),
+        )
+        .with_suggestion(format!(
+            "give a smaller input, or raise the limit with {LIMIT_ENV}=BYTES"
+        ))
+        .with_details(json!({ "input": found.what, "limit": found.limit })),
+    )
+}
+
+/// The payload of a bounded read's error.
+#[derive(Debug)]
+struct TooLarge {
+    what: String,
+    limit: u64,
+}
+
+impl fmt::Display for TooLarge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} is larger than the input limit of {} bytes",
+            self.what, self.limit
+        )
+    }
+}
+
+impl std::error::Error for TooLarge {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_up_to_the_limit_and_fails_past_it() {
+        let mut ok = Vec::new();
+        Bounded::new(&b"12345"[..], "x", 5)
+            .read_to_end(&mut ok)
+            .unwrap();
+        assert_eq!(ok, b"12345");
+        let mut big = Vec::new();
+        let err = Bounded::new(&b"123456"[..], "stdin", 5)
+            .read_to_end(&mut big)
+            .unwrap_err();
+        let error = too_large(&err).expect("the limit's error");
+        assert_eq!(error.code(), codes::INVALID_ARGUMENT);
+        assert_eq!(
+            error.message(),
+            "stdin is larger than the input limit of 5 bytes"
+        );
+        assert_eq!(Error::from(err).code(), codes::INVALID_ARGUMENT);
+    }
+
+    #[test]
+    fn buffered_reads_are_bounded_too() {
+        let mut lines = Bounded::new(io::BufReader::new(&b"a\nb\nc\n"[..]), "x", 4).lines();
+        assert_eq!(lines.next().unwrap().unwrap(), "a");
+        assert_eq!(lines.next().unwrap().unwrap(), "b");
+        assert!(lines.next().unwrap().is_err());
+    }
+}

@@ -1,0 +1,69 @@
+//! Inputs read from files or stdin have a limit (issue 19): past `pas::input::limit()` (256 MiB,
+//! or `PAS_INPUT_LIMIT` bytes) a read ends with a structured INVALID_ARGUMENT naming the input
+//! and the limit, instead of growing until memory runs out (`< /dev/zero`, `cp /dev/zero ...`).
+
+mod runtime_support;
+
+use std::fs::File;
+use std::process::{Command, Stdio};
+
+use runtime_support::{demo, error_json};
+
+#[test]
+fn stdin_from_dev_zero_ends_at_the_limit() {
+    for limit in [Some("1048576"), None] {
+        let mut cmd = demo(&["--agent", "ingest"]);
+        cmd.stdin(File::open("/dev/zero").unwrap());
+        match limit {
+            Some(bytes) => cmd.env("PAS_INPUT_LIMIT", bytes),
+            None => cmd.env_remove("PAS_INPUT_LIMIT"),
+        };
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        assert!(out.stdout.is_empty());
+        let error = error_json(&out);
+        assert_eq!(error["error"], "INVALID_ARGUMENT");
+        let bytes = limit.unwrap_or("268435456");
+        assert_eq!(
+            error["message"],
+            format!("stdin is larger than the input limit of {bytes} bytes")
+        );
+        assert_eq!(
+            error["suggestion"],
+            "give a smaller input, or raise the limit with PAS_INPUT_LIMIT=BYTES"
+        );
+    }
+    // Under the limit, stdin is read whole as before.
+    let dir = tempfile::tempdir().unwrap();
+    let small = dir.path().join("small.txt");
+    std::fs::write(&small, "a\nb\n").unwrap();
+    let out = demo(&["--agent", "ingest"])
+        .stdin(File::open(&small).unwrap())
+        .env("PAS_INPUT_LIMIT", "4")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
+
+#[test]
+fn cp_from_dev_zero_ends_at_the_limit() {
+    let out = Command::new(env!("CARGO_BIN_EXE_pas-spec-cli"))
+        .args(["--agent", "cp", "/dev/zero", "/collections/books/docs/43"])
+        .env(
+            "PAS_SPEC_CLI_SPEC",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/specs/docstore.yaml"),
+        )
+        .env("PAS_INPUT_LIMIT", "65536")
+        .env_remove("PAS_AGENT")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let error = error_json(&out);
+    assert_eq!(error["error"], "INVALID_ARGUMENT");
+    assert_eq!(
+        error["message"],
+        "/dev/zero is larger than the input limit of 65536 bytes"
+    );
+    assert_eq!(error["details"]["limit"], 65536);
+}
