@@ -84,6 +84,7 @@ mod redact;
 mod render;
 mod reply;
 pub mod resources;
+pub mod store;
 mod route;
 mod signals;
 pub mod time;
