@@ -71,7 +71,9 @@ pub(crate) fn describe(meta: &std::fs::Metadata) -> &'static str {
 /// The root itself could not be created or opened.
 pub(crate) fn root_io(path: &Path, err: &io::Error) -> Error {
     Error::general(format!("cannot open the store {}: {err}", path.display()))
-        .with_suggestion("check that the store's directory can be created and read, or give another one")
+        .with_suggestion(
+            "check that the store's directory can be created and read, or give another one",
+        )
         .with_details(json!({ "path": path.display().to_string() }))
 }
 

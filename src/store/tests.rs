@@ -58,7 +58,11 @@ fn assert_escape(result: Result<impl std::fmt::Debug, Error>, path: &str) {
 #[test]
 fn a_link_to_an_outside_file_is_never_read_stat_or_written_through() {
     let s = Setup::new();
-    symlink(s.outside.join("secret.json"), s.root.join("inbox/leak.json")).unwrap();
+    symlink(
+        s.outside.join("secret.json"),
+        s.root.join("inbox/leak.json"),
+    )
+    .unwrap();
     let store = s.store();
     assert_escape(store.read("inbox/leak.json"), "inbox/leak.json");
     assert_escape(store.metadata("inbox/leak.json"), "inbox/leak.json");
@@ -77,13 +81,22 @@ fn a_link_to_an_outside_directory_is_never_entered() {
     let s = Setup::new();
     symlink(&s.outside, s.root.join("escape")).unwrap();
     let store = s.store();
-    assert_escape(store.write("escape/written.json", b"{}"), "escape/written.json");
+    assert_escape(
+        store.write("escape/written.json", b"{}"),
+        "escape/written.json",
+    );
     assert_escape(store.read("escape/secret.json"), "escape/secret.json");
     assert_escape(store.list("escape"), "escape");
-    assert_escape(store.remove_file("escape/secret.json"), "escape/secret.json");
+    assert_escape(
+        store.remove_file("escape/secret.json"),
+        "escape/secret.json",
+    );
     assert_escape(store.remove_dir_all("escape/x"), "escape/x");
     assert_escape(store.create_dir_all("escape/new"), "escape/new");
-    assert_escape(store.rename("escape/secret.json", "stolen.json"), "escape/secret.json");
+    assert_escape(
+        store.rename("escape/secret.json", "stolen.json"),
+        "escape/secret.json",
+    );
     assert_escape(store.open_append("escape/log.jsonl"), "escape/log.jsonl");
     // Removing the linked directory removes the link, not what it points at.
     assert!(store.remove_dir_all("escape").unwrap());
@@ -100,7 +113,10 @@ fn dot_dot_inside_a_link_target_cannot_climb_out() {
     assert_escape(store.read("inbox/up/secret.json"), "inbox/up/secret.json");
     assert_escape(store.read("climb.json"), "climb.json");
     assert_escape(store.write("inbox/up/x.json", b"{}"), "inbox/up/x.json");
-    assert_escape(store.read("../outside/secret.json"), "../outside/secret.json");
+    assert_escape(
+        store.read("../outside/secret.json"),
+        "../outside/secret.json",
+    );
     assert_escape(
         store.read(s.outside.join("secret.json")),
         "outside/secret.json",
@@ -115,7 +131,10 @@ fn links_that_stay_inside_still_work() {
     symlink("inbox", s.root.join("alias")).unwrap();
     symlink("../inbox/milk.json", s.root.join("inbox/../alias2.json")).unwrap();
     let store = s.store();
-    assert_eq!(store.read("alias/milk.json").unwrap().unwrap(), b"{\"m\":1}");
+    assert_eq!(
+        store.read("alias/milk.json").unwrap().unwrap(),
+        b"{\"m\":1}"
+    );
     let names: Vec<_> = store
         .list("")
         .unwrap()
@@ -136,11 +155,18 @@ fn links_that_stay_inside_still_work() {
 #[test]
 fn listing_never_follows_a_link_out() {
     let s = Setup::new();
-    symlink(s.outside.join("secret.json"), s.root.join("inbox/leak.json")).unwrap();
+    symlink(
+        s.outside.join("secret.json"),
+        s.root.join("inbox/leak.json"),
+    )
+    .unwrap();
     symlink(&s.outside, s.root.join("inbox/dir")).unwrap();
     std::fs::write(s.root.join("inbox/milk.json"), b"{}").unwrap();
     let entries = s.store().list("inbox").unwrap().unwrap();
-    let kinds: Vec<_> = entries.iter().map(|e| (e.name.as_str(), e.kind, e.size)).collect();
+    let kinds: Vec<_> = entries
+        .iter()
+        .map(|e| (e.name.as_str(), e.kind, e.size))
+        .collect();
     assert_eq!(
         kinds,
         [
@@ -227,8 +253,12 @@ fn a_link_swapped_during_calls_never_leads_out() {
     let staging = s.root.join("inbox/staging");
     let stop = Arc::new(AtomicBool::new(false));
     let swapper = {
-        let (swap, staging, outside, stop) =
-            (swap.clone(), staging.clone(), s.outside.clone(), Arc::clone(&stop));
+        let (swap, staging, outside, stop) = (
+            swap.clone(),
+            staging.clone(),
+            s.outside.clone(),
+            Arc::clone(&stop),
+        );
         std::thread::spawn(move || {
             let mut rounds = 0u64;
             while !stop.load(Ordering::Relaxed) {
