@@ -88,6 +88,7 @@ mod reply;
 pub mod resources;
 mod route;
 mod signals;
+pub mod store;
 pub mod time;
 pub mod tool;
 mod validate;

@@ -199,7 +199,16 @@ fn todo_is_a_compose_crud_tool() {
         .filter(|c| c.blocking)
         .map(|c| c.name.as_str())
         .collect();
-    assert_eq!(blocking, ["STORE_UNAVAILABLE", "SCHEMA_TOO_NEW"]);
+    assert_eq!(
+        blocking,
+        [
+            "STORE_UNAVAILABLE",
+            "SCHEMA_TOO_NEW",
+            "STORE_PATH_INVALID",
+            "STORE_CORRUPT",
+            "STORE_READ_ONLY"
+        ]
+    );
 }
 
 #[test]

@@ -4,9 +4,13 @@
 //! `downloading` per file written, then `complete`. A file that fails is counted in `errors`,
 //! the others still sync, and the call then ends with the first failure's error (so the exit
 //! code never claims a clean sync).
+//!
+//! The local directory is a [`Root`]: every file is written beneath it through the confined
+//! store, so a link planted in it (at a file's name, at its temporary name, or in place of a
+//! directory) never leads a write outside, and concurrent syncs into one directory each write
+//! through their own exclusive temporary file.
 
 use std::collections::HashSet;
-use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -19,6 +23,7 @@ use super::types::{Kind, SyncEvent};
 use crate::context::Context;
 use crate::error::Error;
 use crate::items::Items;
+use crate::store::Root;
 
 /// Where the walk stops: a handler that lists a directory inside itself must not loop forever.
 const MAX_DIRECTORIES: usize = 100_000;
@@ -36,6 +41,7 @@ pub(crate) fn pull<R: Resources>(
         globals,
         remote,
         local,
+        root: None,
         ctx,
         stage: Stage::Start,
         files: Vec::new(),
@@ -62,6 +68,8 @@ struct Run<R: Resources> {
     globals: R::Globals,
     remote: ResourcePath,
     local: PathBuf,
+    /// The local directory, opened once the scan begins.
+    root: Option<Root>,
     ctx: Context,
     stage: Stage,
     /// Each remote file and its path relative to `local`.
@@ -151,6 +159,7 @@ impl<R: Resources> Run<R> {
     /// Every file under `remote`, each with its local path. A remote that is itself a file
     /// (its resource offers `cat` and not `ls`) is the one file.
     fn scan(&mut self) -> Result<(), Error> {
+        self.root = Some(Root::open(&self.local)?);
         let registry = self.ctx.registry();
         let lists = match self.remote.resource(registry) {
             Some(resource) => resource.verbs.contains(&Verb::Ls),
@@ -198,14 +207,19 @@ impl<R: Resources> Run<R> {
         let mut bytes = serde_json::to_vec_pretty(&content)
             .map_err(|err| Error::internal(format!("cat {path}: {err}")))?;
         bytes.push(b'\n');
-        let target = self.local.join(relative);
-        if fs::read(&target).is_ok_and(|old| old == bytes) {
+        let root = self
+            .root
+            .as_ref()
+            .ok_or_else(|| Error::internal("sync wrote before it scanned"))?;
+        if root
+            .read(relative)
+            .ok()
+            .flatten()
+            .is_some_and(|old| old == bytes)
+        {
             return Ok(false);
         }
-        write_atomically(&target, &bytes).map_err(|err| {
-            Error::general(format!("cannot write {}: {err}", target.display()))
-                .with_suggestion("check that the local directory is writable and has space")
-        })?;
+        root.write(relative, &bytes)?;
         Ok(true)
     }
 }
@@ -220,17 +234,4 @@ fn under(root: &ResourcePath, child: &ResourcePath) -> Option<String> {
         .strip_prefix(root.as_str())?
         .strip_prefix('/')?;
     (!rest.is_empty()).then(|| rest.to_owned())
-}
-
-/// Writes through a temporary file beside the target, so a reader never sees half a file and
-/// an interrupted sync leaves the old one.
-fn write_atomically(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    if let Some(dir) = target.parent() {
-        fs::create_dir_all(dir)?;
-    }
-    let mut temporary = target.as_os_str().to_owned();
-    temporary.push(".pas-sync-partial");
-    let temporary = PathBuf::from(temporary);
-    fs::write(&temporary, bytes)?;
-    fs::rename(&temporary, target)
 }

@@ -35,6 +35,16 @@ use serde::Serialize;
     exit_code(101, INVALID_NOTE, "The source is not a JSON object"),
     exit_code(102, STORE_UNWRITABLE, "The store directory cannot be written"),
     exit_code(103, SOURCE_UNREADABLE, "The local source file cannot be read"),
+    exit_code(
+        104,
+        PATH_ESCAPES_ROOT,
+        "A link in the store (or the sync directory) leads outside it; nothing was done"
+    ),
+    exit_code(
+        105,
+        STORE_PATH_INVALID,
+        "The store path is empty or not a directory (a file, a device)"
+    ),
     resource("/notebooks", ls, stat, "Every notebook."),
     resource(
         "/notebooks/{notebook}",

@@ -1,12 +1,16 @@
 //! The store: one directory per notebook, one `<note>.json` file per note. `Notes` serves the
 //! resource verbs over it; the runtime has already matched each path to its template, so a
 //! method only asks which template and reads the placeholders.
+//!
+//! Every file is reached through [`pas::store::Root`], confined to the store's directory: a
+//! symbolic link in the store that leads outside it (a note linked to `~/.ssh/config`, a
+//! notebook linked to `/etc`) is never read, listed, written or deleted through; the call fails
+//! with `PATH_ESCAPES_ROOT` instead.
 
-use std::fs;
-use std::io::ErrorKind;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use pas::resources::{Copied, CopySource, Entry, Removed, ResourcePath, Stat, wildcard_matches};
+use pas::store::{EntryKind, Root};
 use pas::{Context, Error, Items, Resources};
 use serde_json::Value;
 
@@ -21,50 +25,65 @@ pub struct Notes;
 
 /// The store of one call.
 pub struct Store {
-    root: PathBuf,
+    path: PathBuf,
 }
 
 impl Store {
     /// `--store`, else `$XDG_DATA_HOME/notes`, else `~/.local/share/notes`.
     pub fn at(globals: &Globals) -> Store {
-        let root = globals.store.clone().unwrap_or_else(|| {
+        let path = globals.store.clone().unwrap_or_else(|| {
             pas::xdg::data_home()
                 .unwrap_or_else(|| PathBuf::from("."))
                 .join("notes")
         });
-        Store { root }
+        Store { path }
     }
 
-    fn notebook_dir(&self, notebook: &str) -> Result<PathBuf, Error> {
-        Ok(self.root.join(plain(notebook)?))
+    /// The store to read: `None` while nobody has written one (it holds no notebooks).
+    fn reading(&self) -> Result<Option<Root>, Error> {
+        Root::open_existing(&self.path)
     }
 
-    fn note_file(&self, notebook: &str, note: &str) -> Result<PathBuf, Error> {
-        Ok(self
-            .notebook_dir(notebook)?
-            .join(format!("{}.json", plain(note)?)))
+    /// The store to write, created when missing.
+    fn writing(&self) -> Result<Root, Error> {
+        Root::open(&self.path).map_err(unwritable)
     }
 
     /// The notebooks, sorted (none when the store does not exist yet).
     fn notebooks(&self) -> Result<Vec<String>, Error> {
-        sorted_names(
-            &self.root,
-            |path| path.is_dir(),
-            |name| Some(name.to_owned()),
-        )
+        let Some(root) = self.reading()? else {
+            return Ok(Vec::new());
+        };
+        let entries = root.list("")?.unwrap_or_default();
+        Ok(entries
+            .into_iter()
+            .filter(|e| e.kind == EntryKind::Dir && plain(&e.name).is_ok())
+            .map(|e| e.name)
+            .collect())
     }
 
-    /// The notes of a notebook, sorted.
-    fn notes(&self, notebook: &str) -> Result<Vec<String>, Error> {
-        let dir = self.notebook_dir(notebook)?;
-        if !dir.is_dir() {
-            return Err(not_found(&format!("/notebooks/{notebook}")));
+    /// The notes of a notebook with their sizes, sorted.
+    fn notes(&self, notebook: &str) -> Result<Vec<(String, u64)>, Error> {
+        let missing = || not_found(&format!("/notebooks/{notebook}"));
+        let root = self.reading()?.ok_or_else(missing)?;
+        let entries = root.list(plain(notebook)?)?.ok_or_else(missing)?;
+        Ok(entries
+            .into_iter()
+            .filter(|e| e.kind == EntryKind::File)
+            .filter_map(|e| {
+                let note = e.name.strip_suffix(".json")?;
+                plain(note).ok()?;
+                Some((note.to_owned(), e.size))
+            })
+            .collect())
+    }
+
+    /// A note's bytes, or `None` when it is not there.
+    fn read_note(&self, notebook: &str, note: &str) -> Result<Option<Vec<u8>>, Error> {
+        match self.reading()? {
+            Some(root) => root.read(note_file(notebook, note)?),
+            None => Ok(None),
         }
-        sorted_names(
-            &dir,
-            |path| path.is_file(),
-            |name| name.strip_suffix(".json").map(str::to_owned),
-        )
     }
 
     /// `(notebook, note)` of every note whose JSON text contains `query`, any case.
@@ -76,9 +95,12 @@ impl Store {
         };
         let mut found = Vec::new();
         for notebook in notebooks {
-            for note in self.notes(&notebook)? {
-                let text = fs::read_to_string(self.note_file(&notebook, &note)?)?;
-                if text.to_lowercase().contains(&query) {
+            for (note, _) in self.notes(&notebook)? {
+                let bytes = self.read_note(&notebook, &note)?.unwrap_or_default();
+                if String::from_utf8_lossy(&bytes)
+                    .to_lowercase()
+                    .contains(&query)
+                {
                     found.push((notebook.clone(), note));
                 }
             }
@@ -87,34 +109,9 @@ impl Store {
     }
 }
 
-/// Names of the directory's entries that pass `keep`, mapped by `name`, sorted. A missing
-/// directory has none.
-fn sorted_names(
-    dir: &Path,
-    keep: impl Fn(&Path) -> bool,
-    name: impl Fn(&str) -> Option<String>,
-) -> Result<Vec<String>, Error> {
-    let entries = match fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(err) if err.kind() == ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(err) => return Err(err.into()),
-    };
-    let mut names = Vec::new();
-    for entry in entries {
-        let entry = entry?;
-        let path = entry.path();
-        if !keep(&path) {
-            continue;
-        }
-        // Names that are not UTF-8 or not plain are no notes of ours.
-        if let Some(found) = entry.file_name().to_str().and_then(&name)
-            && plain(&found).is_ok()
-        {
-            names.push(found);
-        }
-    }
-    names.sort();
-    Ok(names)
+/// A note's file, relative to the store.
+fn note_file(notebook: &str, note: &str) -> Result<String, Error> {
+    Ok(format!("{}/{}.json", plain(notebook)?, plain(note)?))
 }
 
 /// A notebook or note name: letters, digits, `-`, `_` and `.`, not starting with `.`.
@@ -132,6 +129,19 @@ fn plain(name: &str) -> Result<&str, Error> {
                 .with_suggestion("use letters, digits, `-`, `_` and `.`, e.g. `shopping-list`"),
         )
     }
+}
+
+/// A store failure while writing is `STORE_UNWRITABLE` (an escape keeps its own code).
+fn unwritable(error: Error) -> Error {
+    if error.code() != pas::codes::GENERAL_ERROR {
+        return error;
+    }
+    let mut mapped = Error::new("STORE_UNWRITABLE", error.message().to_owned())
+        .with_suggestion("check that --store (or NOTES_STORE) names a writable directory");
+    if let Some(details) = error.details() {
+        mapped = mapped.with_details(details.clone());
+    }
+    mapped
 }
 
 fn not_found(path: &str) -> Error {
@@ -162,29 +172,11 @@ fn note_from(bytes: &[u8], json_name: bool) -> Result<Value, Error> {
     }
 }
 
-/// Writes through a temporary file, so a reader never sees half a note.
-fn write_note(file: &Path, value: &Value) -> Result<u64, Error> {
-    let unwritable = |err: std::io::Error| {
-        Error::new(
-            "STORE_UNWRITABLE",
-            format!("cannot write {}: {err}", file.display()),
-        )
-        .with_suggestion("check that --store (or NOTES_STORE) names a writable directory")
-    };
+/// A note's bytes as written: pretty JSON and a newline.
+fn note_bytes(value: &Value) -> Result<Vec<u8>, Error> {
     let mut bytes = serde_json::to_vec_pretty(value).map_err(|e| Error::internal(e.to_string()))?;
     bytes.push(b'\n');
-    if let Some(dir) = file.parent() {
-        fs::create_dir_all(dir).map_err(unwritable)?;
-    }
-    let partial = file.with_extension("json.partial");
-    fs::write(&partial, &bytes).map_err(unwritable)?;
-    fs::rename(&partial, file).map_err(unwritable)?;
-    Ok(bytes.len() as u64)
-}
-
-fn modified(path: &Path) -> Option<String> {
-    let time = fs::metadata(path).ok()?.modified().ok()?;
-    Some(pas::time::rfc3339(time))
+    Ok(bytes)
 }
 
 impl Resources for Notes {
@@ -203,25 +195,19 @@ impl Resources for Notes {
                 .into_iter()
                 .map(|name| Entry::dir(path.child(&name)).with_name(name))
                 .collect(),
-            _ => {
-                let notebook = param(path, "notebook");
-                let mut entries = Vec::new();
-                for note in store.notes(notebook)? {
-                    let size = fs::metadata(store.note_file(notebook, &note)?)?.len();
-                    entries.push(Entry::file(path.child(&note)).with_id(note).with_size(size));
-                }
-                entries
-            }
+            _ => store
+                .notes(param(path, "notebook"))?
+                .into_iter()
+                .map(|(note, size)| Entry::file(path.child(&note)).with_id(note).with_size(size))
+                .collect(),
         };
         Ok(Items::ok(entries))
     }
 
     fn cat(&self, globals: &Globals, path: &ResourcePath, _: &Context) -> Result<Value, Error> {
-        let file = Store::at(globals).note_file(param(path, "notebook"), param(path, "note"))?;
-        let bytes = match fs::read(&file) {
-            Ok(bytes) => bytes,
-            Err(err) if err.kind() == ErrorKind::NotFound => return Err(not_found(path.as_str())),
-            Err(err) => return Err(err.into()),
+        let store = Store::at(globals);
+        let Some(bytes) = store.read_note(param(path, "notebook"), param(path, "note"))? else {
+            return Err(not_found(path.as_str()));
         };
         serde_json::from_slice(&bytes).map_err(|err| {
             Error::new("INVALID_NOTE", format!("{path} is not valid JSON: {err}")).with_suggestion(
@@ -232,29 +218,29 @@ impl Resources for Notes {
 
     fn stat(&self, globals: &Globals, path: &ResourcePath, _: &Context) -> Result<Stat, Error> {
         let store = Store::at(globals);
-        match path.template() {
-            Some(NOTEBOOKS) => Ok(Stat::dir(path.as_str())),
-            Some(NOTEBOOK) => {
-                let dir = store.notebook_dir(param(path, "notebook"))?;
-                if !dir.is_dir() {
-                    return Err(not_found(path.as_str()));
-                }
-                let stat = Stat::dir(path.as_str());
-                Ok(match modified(&dir) {
-                    Some(time) => stat.with_modified(time),
-                    None => stat,
-                })
-            }
-            _ => {
-                let file = store.note_file(param(path, "notebook"), param(path, "note"))?;
-                let metadata = fs::metadata(&file).map_err(|_| not_found(path.as_str()))?;
-                let stat = Stat::file(path.as_str(), metadata.len());
-                Ok(match modified(&file) {
-                    Some(time) => stat.with_modified(time),
-                    None => stat,
-                })
-            }
+        if path.template() == Some(NOTEBOOKS) {
+            return Ok(Stat::dir(path.as_str()));
         }
+        let notebook = param(path, "notebook");
+        let (relative, want) = match path.template() {
+            Some(NOTEBOOK) => (plain(notebook)?.to_owned(), EntryKind::Dir),
+            _ => (note_file(notebook, param(path, "note"))?, EntryKind::File),
+        };
+        let found = match store.reading()? {
+            Some(root) => root.metadata(&relative)?,
+            None => None,
+        };
+        let meta = found
+            .filter(|m| m.kind == want)
+            .ok_or_else(|| not_found(path.as_str()))?;
+        let stat = match want {
+            EntryKind::Dir => Stat::dir(path.as_str()),
+            _ => Stat::file(path.as_str(), meta.size),
+        };
+        Ok(match meta.modified {
+            Some(time) => stat.with_modified(pas::time::rfc3339(time)),
+            None => stat,
+        })
     }
 
     fn cp(
@@ -265,10 +251,10 @@ impl Resources for Notes {
         ctx: &Context,
     ) -> Result<Copied, Error> {
         let store = Store::at(globals);
-        let target = store.note_file(param(dest, "notebook"), param(dest, "note"))?;
+        let target = note_file(param(dest, "notebook"), param(dest, "note"))?;
         let content = match source {
             CopySource::Local(file) => {
-                let bytes = fs::read(file).map_err(|err| {
+                let bytes = std::fs::read(file).map_err(|err| {
                     Error::new(
                         "SOURCE_UNREADABLE",
                         format!("cannot read {}: {err}", file.display()),
@@ -288,40 +274,39 @@ impl Resources for Notes {
                 .with_suggestion("notes --agent sync copies a whole notebook to disk"));
             }
         };
-        let bytes = write_note(&target, &content)?;
+        let bytes = store
+            .writing()?
+            .write(&target, &note_bytes(&content)?)
+            .map_err(unwritable)?;
         Ok(Copied::new(dest.as_str()).with_bytes(bytes))
     }
 
     fn rm(&self, globals: &Globals, path: &ResourcePath, _: &Context) -> Result<Removed, Error> {
         let store = Store::at(globals);
         let notebook = param(path, "notebook");
-        match path.template() {
+        let Some(root) = store.reading()? else {
+            return Ok(Removed::absent(path.as_str()));
+        };
+        let deleted = match path.template() {
             Some(NOTE) if path.is_pattern() => {
                 // `--force` was given (the runtime refuses a wildcard without it).
                 let pattern = param(path, "note");
                 let mut deleted = false;
-                for note in store.notes(notebook)? {
+                for (note, _) in store.notes(notebook)? {
                     if wildcard_matches(pattern, &note) {
-                        fs::remove_file(store.note_file(notebook, &note)?)?;
-                        deleted = true;
+                        deleted |= root.remove_file(note_file(notebook, &note)?)?;
                     }
                 }
-                Ok(if deleted {
-                    Removed::deleted(path.as_str())
-                } else {
-                    Removed::absent(path.as_str())
-                })
+                deleted
             }
-            Some(NOTE) => match fs::remove_file(store.note_file(notebook, param(path, "note"))?) {
-                Ok(()) => Ok(Removed::deleted(path.as_str())),
-                Err(err) if err.kind() == ErrorKind::NotFound => Ok(Removed::absent(path.as_str())),
-                Err(err) => Err(err.into()),
-            },
-            _ => match fs::remove_dir_all(store.notebook_dir(notebook)?) {
-                Ok(()) => Ok(Removed::deleted(path.as_str())),
-                Err(err) if err.kind() == ErrorKind::NotFound => Ok(Removed::absent(path.as_str())),
-                Err(err) => Err(err.into()),
-            },
-        }
+            Some(NOTE) => root.remove_file(note_file(notebook, param(path, "note"))?)?,
+            // A notebook that is a link is removed as a link; what it points at stays.
+            _ => root.remove_dir_all(plain(notebook)?)?,
+        };
+        Ok(if deleted {
+            Removed::deleted(path.as_str())
+        } else {
+            Removed::absent(path.as_str())
+        })
     }
 }

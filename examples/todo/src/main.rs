@@ -36,6 +36,7 @@ fn app() -> App {
         .handler("task.done", handlers::done)
         .handler("task.delete", handlers::delete)
         .health_check("store", health::store_reachable)
+        .health_check("writable", health::store_writable)
         .health_check("schema", health::schema_current)
 }
 

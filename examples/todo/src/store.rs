@@ -5,6 +5,12 @@
 //! failing or losing a task. A store that cannot be opened or read, or that a newer build wrote
 //! (its version is above [`SCHEMA_VERSION`]), is a blocked prerequisite: a blocking error code,
 //! exit 2, and a fix in the hint.
+//!
+//! Errors say what happened: a path that cannot be a store (empty, a directory, a device such
+//! as `/dev/null`) is refused before SQLite opens anything (so no throwaway database answers
+//! and no `-journal` appears beside a device); a damaged file is [`STORE_CORRUPT`], a store that
+//! cannot be written [`STORE_READ_ONLY`], a lock held past the wait [`STORE_LOCKED`]. No hint
+//! proposes moving a file: the store may be anything the user pointed at.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -23,6 +29,10 @@ pub const TASK_NOT_FOUND: &str = "TASK_NOT_FOUND";
 pub const INVALID_CURSOR: &str = "INVALID_CURSOR";
 pub const STORE_UNAVAILABLE: &str = "STORE_UNAVAILABLE";
 pub const SCHEMA_TOO_NEW: &str = "SCHEMA_TOO_NEW";
+pub const STORE_PATH_INVALID: &str = "STORE_PATH_INVALID";
+pub const STORE_CORRUPT: &str = "STORE_CORRUPT";
+pub const STORE_READ_ONLY: &str = "STORE_READ_ONLY";
+pub const STORE_LOCKED: &str = "STORE_LOCKED";
 
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%SZ','now')";
 const COLUMNS: &str = "id, title, notes, status, priority, due, tags, created, updated, done_at";
@@ -52,10 +62,101 @@ pub fn unavailable(path: &Path, why: impl std::fmt::Display) -> Error {
         STORE_UNAVAILABLE,
         format!("the task store {} cannot be used: {why}", path.display()),
     )
-    .with_suggestion(format!(
-        "move the unreadable file aside (`mv {p} {p}.bad`) or give another store with --db PATH (or TODO_DB); `todo health` checks it",
-        p = path.display()
-    ))
+    .with_suggestion(
+        "check that the store's file and directory exist and can be read, or give another store with --db PATH (or TODO_DB); `todo health` checks it",
+    )
+}
+
+/// Refuses a path that cannot hold a task store, before SQLite opens (and creates) anything:
+/// an empty path (SQLite would answer from a throwaway database), a directory, a device such
+/// as `/dev/null` (SQLite would create `/dev/null-journal`), a pipe or a socket.
+pub fn check_path(path: &Path) -> Result<(), Error> {
+    let refuse = |why: String, fix: &str| {
+        Error::new(STORE_PATH_INVALID, why)
+            .with_suggestion(fix.to_owned())
+            .with_details(serde_json::json!({ "path": path.display().to_string() }))
+    };
+    if path.as_os_str().is_empty() {
+        return Err(refuse(
+            "the task store path is empty".to_owned(),
+            "give a file path with --db PATH, or unset TODO_DB to use the default (`todo config show` prints it)",
+        ));
+    }
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => Err(refuse(
+            format!(
+                "the task store path {} is {}, not a store file",
+                path.display(),
+                describe(&meta)
+            ),
+            "give the path of a file (it is created when missing) with --db PATH or TODO_DB; nothing at the given path was changed",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// What a non-file is, in a few words.
+fn describe(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let kind = meta.file_type();
+    if kind.is_dir() {
+        "a directory"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else if kind.is_fifo() {
+        "a pipe"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// A SQLite failure as what it means for the store: damaged, read-only, locked, unavailable,
+/// or (anything else) a general failure.
+pub fn store_error(path: Option<&Path>, err: rusqlite::Error) -> Error {
+    use rusqlite::ErrorCode;
+    let store = match path {
+        Some(path) => format!("the task store {}", path.display()),
+        None => "the task store".to_owned(),
+    };
+    let code = match &err {
+        rusqlite::Error::SqliteFailure(failure, _) => Some(failure.code),
+        _ => None,
+    };
+    match code {
+        Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => Error::new(
+            STORE_CORRUPT,
+            format!("{store} is damaged or is not a task store: {err}"),
+        )
+        .with_suggestion(
+            "restore the file from a backup, or give another store with --db PATH (or TODO_DB); `todo health` runs SQLite's quick_check on it",
+        ),
+        Some(ErrorCode::ReadOnly) => Error::new(
+            STORE_READ_ONLY,
+            format!("{store} cannot be written: {err}"),
+        )
+        .with_suggestion(
+            "make the store's file and directory writable (or the disk read-write), or give another store with --db PATH; reading commands still work",
+        ),
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => Error::new(
+            STORE_LOCKED,
+            format!(
+                "{store} stayed locked by another process for {} s: {err}",
+                BUSY_TIMEOUT.as_secs()
+            ),
+        )
+        .with_suggestion("retry once the other process using the store has finished"),
+        Some(ErrorCode::CannotOpen | ErrorCode::PermissionDenied) => match path {
+            Some(path) => unavailable(path, err),
+            None => Error::new(STORE_UNAVAILABLE, format!("{store} cannot be used: {err}"))
+                .with_suggestion("`todo health` checks the store"),
+        },
+        Some(ErrorCode::DiskFull) => Error::general(format!("{store} failed: {err}"))
+            .with_suggestion("the disk is full: free space, then run the command again"),
+        _ => Error::general(format!("{store} failed: {err}"))
+            .with_suggestion("`todo health` checks the store; if it passes, report this error"),
+    }
 }
 
 pub fn too_new(path: &Path, version: i64) -> Error {
@@ -70,26 +171,73 @@ pub fn too_new(path: &Path, version: i64) -> Error {
     .with_details(serde_json::json!({ "found": version, "supported": SCHEMA_VERSION }))
 }
 
-/// The schema version a store file has, without changing it (for `health`).
-pub fn version_of(path: &Path) -> Result<i64, Error> {
-    let conn = connect(path)?;
-    read_version(&conn, path)
+/// The store as `health` looks at it, without creating or changing it: `None` when no file
+/// is there yet (the first command creates it).
+pub fn inspect(path: &Path) -> Result<Option<Connection>, Error> {
+    use rusqlite::OpenFlags;
+    check_path(path)?;
+    if !path.exists() {
+        return Ok(None);
+    }
+    // Read-write without create, so the write probe can tell a read-only store; SQLite falls
+    // back to read-only by itself when the file is.
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(path, flags).map_err(|e| store_error(Some(path), e))?;
+    // health answers quickly: a store locked right now is reported, not waited for.
+    conn.busy_timeout(Duration::from_millis(500))
+        .map_err(|e| store_error(Some(path), e))?;
+    Ok(Some(conn))
 }
 
-fn connect(path: &Path) -> Result<Connection, Error> {
+/// The schema version of an open store.
+pub fn version_in(conn: &Connection, path: &Path) -> Result<i64, Error> {
+    read_version(conn, path)
+}
+
+/// SQLite's `quick_check`: `Ok(())`, or the problems it found (at most a few).
+pub fn quick_check(conn: &Connection, path: &Path) -> Result<Result<(), Vec<String>>, Error> {
+    let mut statement = conn
+        .prepare("PRAGMA quick_check(5)")
+        .map_err(|e| store_error(Some(path), e))?;
+    let rows = statement
+        .query_map([], |row| row.get::<_, String>(0))
+        .map_err(|e| store_error(Some(path), e))?;
+    let mut found = Vec::new();
+    for row in rows {
+        found.push(row.map_err(|e| store_error(Some(path), e))?);
+    }
+    Ok(if found == ["ok"] { Ok(()) } else { Err(found) })
+}
+
+/// Whether the store takes a write: a rolled-back transaction that rewrites the schema version
+/// with the value it has (the file is left byte for byte as it was).
+pub fn probe_write(conn: &mut Connection, path: &Path) -> Result<(), Error> {
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(|e| store_error(Some(path), e))?;
+    let version: i64 = tx
+        .pragma_query_value(None, "user_version", |row| row.get(0))
+        .map_err(|e| store_error(Some(path), e))?;
+    tx.pragma_update(None, "user_version", version)
+        .map_err(|e| store_error(Some(path), e))?;
+    tx.rollback().map_err(|e| store_error(Some(path), e))
+}
+
+pub fn connect(path: &Path) -> Result<Connection, Error> {
+    check_path(path)?;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| unavailable(path, e))?;
     }
-    let conn = Connection::open(path).map_err(|e| unavailable(path, e))?;
+    let conn = Connection::open(path).map_err(|e| store_error(Some(path), e))?;
     conn.busy_timeout(BUSY_TIMEOUT)
-        .map_err(|e| unavailable(path, e))?;
+        .map_err(|e| store_error(Some(path), e))?;
     Ok(conn)
 }
 
 fn read_version(conn: &Connection, path: &Path) -> Result<i64, Error> {
     // The first read of the file: a file that is not a database fails here.
     conn.pragma_query_value(None, "user_version", |row| row.get(0))
-        .map_err(|e| unavailable(path, e))
+        .map_err(|e| store_error(Some(path), e))
 }
 
 impl Store {
@@ -281,11 +429,11 @@ impl Store {
 fn migrate(conn: &mut Connection, path: &Path) -> Result<(), Error> {
     let tx = conn
         .transaction_with_behavior(TransactionBehavior::Immediate)
-        .map_err(|e| unavailable(path, e))?;
+        .map_err(|e| store_error(Some(path), e))?;
     // Another process may have migrated while this one waited for the lock.
     let version: i64 = tx
         .pragma_query_value(None, "user_version", |row| row.get(0))
-        .map_err(|e| unavailable(path, e))?;
+        .map_err(|e| store_error(Some(path), e))?;
     if version > SCHEMA_VERSION {
         return Err(too_new(path, version));
     }
@@ -305,9 +453,9 @@ fn migrate(conn: &mut Connection, path: &Path) -> Result<(), Error> {
             );
             PRAGMA user_version = 1;",
         )
-        .map_err(|e| unavailable(path, e))?;
+        .map_err(|e| store_error(Some(path), e))?;
     }
-    tx.commit().map_err(|e| unavailable(path, e))
+    tx.commit().map_err(|e| store_error(Some(path), e))
 }
 
 fn get_in(conn: &Connection, id: i64) -> Result<Task, Error> {
@@ -341,10 +489,10 @@ fn row_to_task(row: &rusqlite::Row<'_>) -> rusqlite::Result<Task> {
     })
 }
 
-/// A store failure after it opened (a full disk, a lock held past the timeout).
+/// A store failure after it opened: damage found by a read, a write to a read-only store, a
+/// lock held past the timeout, a full disk.
 fn internal(err: rusqlite::Error) -> Error {
-    Error::general(format!("the task store failed: {err}"))
-        .with_suggestion("retry; if it persists, run `todo health`")
+    store_error(None, err)
 }
 
 /// Where the store lives by default: `$XDG_DATA_HOME/todo/todo.db`, else

@@ -46,14 +46,14 @@ fn an_unreadable_store_blocks() {
         b"this is not a SQLite database, just some text that is long enough to have a header......",
     )
     .unwrap();
-    assert_blocked(&env, "STORE_UNAVAILABLE");
+    assert_blocked(&env, "STORE_CORRUPT");
 }
 
 #[test]
 fn a_directory_in_place_of_the_store_blocks() {
     let env = Env::new();
     std::fs::create_dir(env.db()).unwrap();
-    assert_blocked(&env, "STORE_UNAVAILABLE");
+    assert_blocked(&env, "STORE_PATH_INVALID");
 }
 
 #[test]
