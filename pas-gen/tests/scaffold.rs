@@ -392,6 +392,14 @@ fn filled_in_handlers_pass_the_contract_test_and_never_touch_real_data() {
         assert!(stderr.contains("PATH_ESCAPES_ROOT"), "{args:?}: {stderr}");
         assert!(!stderr.contains("CANARY"), "{args:?}: {stderr}");
     }
+    // The default sync lists through the handler's ls: the linked collection is refused
+    // after the `start` event, and nothing is pulled from outside.
+    let pulled = dir.path().join("pulled");
+    let sync = run(&["sync", "/collections/leak", pulled.to_str().unwrap()]);
+    assert_eq!(sync.status.code(), Some(1), "{sync:?}");
+    assert!(String::from_utf8_lossy(&sync.stderr).contains("PATH_ESCAPES_ROOT"));
+    assert!(!String::from_utf8_lossy(&sync.stdout).contains("CANARY"));
+    assert!(!pulled.join("2").exists());
     let mut names: Vec<_> = std::fs::read_dir(&outside)
         .unwrap()
         .map(|e| e.unwrap().file_name())
