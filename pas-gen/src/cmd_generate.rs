@@ -9,7 +9,7 @@ use pas::{Args, Context, Error, Reply};
 use serde_json::json;
 
 use crate::cmd_new::write;
-use crate::scaffold::{self, GENERATED_RS, HANDLERS_RS};
+use crate::scaffold::{self, CONTRACT_RS, GENERATED_RS, HANDLERS_RS};
 
 pub fn generate(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     let spec: String = args.require("spec")?;
@@ -38,6 +38,9 @@ pub fn generate(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     if llm_status != "unchanged" {
         write(&out.join(&llm_file), &llm)?;
     }
+    // The contract test follows the spec too, unless the user took it over (no header).
+    let contract = scaffold::contract_test(&registry, &scaffold::spec_file_name(&spec))?;
+    let contract_status = refresh(&out.join(CONTRACT_RS), &contract)?;
 
     let handlers = std::fs::read_to_string(out.join(HANDLERS_RS)).unwrap_or_default();
     let signatures = pas_emit::handler_signatures(&registry).map_err(scaffold::unsupported)?;
@@ -62,7 +65,9 @@ pub fn generate(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
         .filter(|m| !signatures.iter().any(|s| s.method == *m))
         .collect();
 
-    let mut text = format!("{GENERATED_RS}: {status}\n{llm_file}: {llm_status}");
+    let mut text = format!(
+        "{GENERATED_RS}: {status}\n{llm_file}: {llm_status}\n{CONTRACT_RS}: {contract_status}"
+    );
     if status == "kept" {
         text.push_str(" (it has no @generated header, so it is yours; nothing was written)");
     }
@@ -82,11 +87,27 @@ pub fn generate(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
         "files": [
             { "path": GENERATED_RS, "status": status },
             { "path": llm_file, "status": llm_status },
+            { "path": CONTRACT_RS, "status": contract_status },
         ],
         "neededHandlers": needed,
         "obsoleteHandlers": obsolete,
     });
     Ok(Reply::object_with_text(&value, text))
+}
+
+/// Rewrites a `@generated` file whose text changed: `created`, `rewritten`, `unchanged`, or
+/// `kept` (the file has no header, so it is the user's now).
+fn refresh(path: &std::path::Path, text: &str) -> Result<&'static str, Error> {
+    let status = match std::fs::read_to_string(path) {
+        Ok(old) if !pas_emit::is_generated(&old) => "kept",
+        Ok(old) if old == text => "unchanged",
+        Ok(_) => "rewritten",
+        Err(_) => "created",
+    };
+    if matches!(status, "rewritten" | "created") {
+        write(path, text)?;
+    }
+    Ok(status)
 }
 
 /// Whether `source` defines a method `method` (a `fn NAME(` with any spacing).

@@ -206,13 +206,17 @@ fn generate_after_a_spec_change_keeps_user_files_and_names_the_new_handlers() {
 
     let mut after = BTreeMap::new();
     collect(&out, &out, &mut after);
+    assert_eq!(report["files"][2]["path"], "tests/contract.rs");
+    assert_eq!(report["files"][2]["status"], "rewritten");
+    let generated = ["src/generated.rs", "docs/weather.llm", "tests/contract.rs"];
     for (path, text) in &before {
-        if path != "src/generated.rs" && path != "docs/weather.llm" {
+        if !generated.contains(&path.as_str()) {
             assert_eq!(Some(text), after.get(path), "{path} changed");
         }
     }
     assert!(after["src/generated.rs"].contains("fn alerts("));
     assert!(after["docs/weather.llm"].contains("### alerts"));
+    assert!(after["tests/contract.rs"].contains("\"alerts\""));
 
     // Again: nothing to do. A generated file the user took over (no header) is left alone.
     let again = pas_gen()
@@ -225,6 +229,7 @@ fn generate_after_a_spec_change_keeps_user_files_and_names_the_new_handlers() {
     let report: serde_json::Value = serde_json::from_slice(&again.get_output().stdout).unwrap();
     assert_eq!(report["files"][0]["status"], "unchanged");
     assert_eq!(report["files"][1]["status"], "unchanged");
+    assert_eq!(report["files"][2]["status"], "unchanged");
     let owned = "// mine now\nfn main() {}\n";
     std::fs::write(out.join("src/generated.rs"), owned).unwrap();
     let kept = pas_gen()
@@ -239,5 +244,199 @@ fn generate_after_a_spec_change_keeps_user_files_and_names_the_new_handlers() {
     assert_eq!(
         std::fs::read_to_string(out.join("src/generated.rs")).unwrap(),
         owned
+    );
+}
+
+/// `cargo ARGS` in a scaffolded project with `envs` set, offline, in the shared target
+/// directory; cargo and rustup keep their own homes whatever HOME the test gives.
+fn cargo_with_env(project: &Path, args: &[&str], envs: &[(&str, &Path)]) {
+    std::fs::copy(repo().join("Cargo.lock"), project.join("Cargo.lock")).unwrap();
+    let real_home = PathBuf::from(std::env::var_os("HOME").unwrap_or_default());
+    let cargo_home =
+        std::env::var_os("CARGO_HOME").map_or_else(|| real_home.join(".cargo"), PathBuf::from);
+    let rustup_home =
+        std::env::var_os("RUSTUP_HOME").map_or_else(|| real_home.join(".rustup"), PathBuf::from);
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let mut command = Command::new(cargo);
+    command
+        .args(args)
+        .args(["--offline", "--quiet"])
+        .current_dir(project)
+        .env("CARGO_TARGET_DIR", scaffold_target())
+        .env("CARGO_HOME", cargo_home)
+        .env("RUSTUP_HOME", rustup_home)
+        .env_remove("PAS_AGENT");
+    for (name, value) in envs {
+        command.env(name, value);
+    }
+    let output = command.output().unwrap();
+    assert!(
+        output.status.success(),
+        "cargo {args:?} in {}:\n{}\n{}",
+        project.display(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// Every file under `dir` with its bytes.
+fn snapshot_dir(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    let mut queue = vec![dir.to_owned()];
+    while let Some(next) = queue.pop() {
+        for entry in std::fs::read_dir(&next).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                queue.push(path);
+            } else {
+                files.insert(path.clone(), std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    files
+}
+
+/// The scaffold's contract test is safe and stays true: with handlers filled in (real code
+/// that writes to the tool's XDG data directory through the confined store), the project's own
+/// `cargo test` passes, and the user's real home (here a temporary directory that plays it,
+/// with a canary in the data directory) is left byte for byte as it was. The built tool keeps
+/// its data confined (links out of its store are PATH_ESCAPES_ROOT), and `generate` refreshes
+/// the `@generated` contract test while `tests/my_tests.rs` stays the author's.
+#[test]
+fn filled_in_handlers_pass_the_contract_test_and_never_touch_real_data() {
+    let dir = tempfile::tempdir().unwrap();
+    // The user's real home, as the outer environment of `cargo test`.
+    let home = dir.path().join("real-home");
+    let data = home.join(".local/share");
+    let state = home.join(".local/state");
+    let config = home.join(".config");
+    let tmp = dir.path().join("tmp");
+    for d in [&data, &state, &config, &tmp] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    std::fs::create_dir_all(data.join("docvault/books")).unwrap();
+    std::fs::write(
+        data.join("docvault/books/canary.json"),
+        "{\"canary\":true}\n",
+    )
+    .unwrap();
+    std::fs::write(data.join("docvault/x.json"), "{\"mine\":1}\n").unwrap();
+    let before = snapshot_dir(&home);
+
+    // docstore under another name, so its binary never races the stubbed docstore's.
+    let spec = dir.path().join("docvault.yaml");
+    let text = std::fs::read_to_string(repo().join("specs/docstore.yaml")).unwrap();
+    std::fs::write(&spec, text.replace("docstore", "docvault")).unwrap();
+    let project = dir.path().join("docvault");
+    new_project(&spec, &project, &[]).success();
+    let contract = std::fs::read_to_string(project.join("tests/contract.rs")).unwrap();
+    assert!(pas_emit::is_generated(&contract));
+    std::fs::copy(
+        repo().join("pas-gen/tests/fixtures/docvault_handlers.rs"),
+        project.join("src/handlers.rs"),
+    )
+    .unwrap();
+    let outer: &[(&str, &Path)] = &[
+        ("HOME", &home),
+        ("XDG_DATA_HOME", &data),
+        ("XDG_STATE_HOME", &state),
+        ("XDG_CONFIG_HOME", &config),
+        ("TMPDIR", &tmp),
+    ];
+    cargo_with_env(&project, &["test"], outer);
+    assert_eq!(snapshot_dir(&home), before, "the real home changed");
+
+    // The handlers really write where the tool keeps its data: the same call outside the
+    // sandbox lands in the (playing) real data directory.
+    let binary = scaffold_target().join("debug/docvault");
+    let local = dir.path().join("doc.json");
+    std::fs::write(&local, "{\"title\":\"Dune\"}").unwrap();
+    let store = dir.path().join("store-home");
+    let run = |args: &[&str]| {
+        Command::new(&binary)
+            .arg("--agent")
+            .args(args)
+            .env("XDG_DATA_HOME", &store)
+            .env_remove("PAS_AGENT")
+            .output()
+            .unwrap()
+    };
+    let written = run(&["cp", local.to_str().unwrap(), "/collections/books/docs/1"]);
+    assert!(written.status.success(), "{written:?}");
+    assert!(store.join("docvault/books/1.json").is_file());
+
+    // Links out of the store never let cat, ls, stat, cp or rm out of it.
+    let outside = dir.path().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("2.json"), "{\"secret\":\"CANARY\"}").unwrap();
+    std::os::unix::fs::symlink(&outside, store.join("docvault/leak")).unwrap();
+    std::os::unix::fs::symlink(outside.join("2.json"), store.join("docvault/books/3.json"))
+        .unwrap();
+    for args in [
+        &["cat", "/collections/leak/docs/2"][..],
+        &["cat", "/collections/books/docs/3"][..],
+        &["stat", "/collections/leak/docs/2"][..],
+        &["ls", "/collections/leak"][..],
+        &["cp", local.to_str().unwrap(), "/collections/leak/docs/4"][..],
+        &[
+            "cp",
+            "/collections/books/docs/3",
+            "/collections/books/docs/5",
+        ][..],
+        &["rm", "/collections/leak/docs/2"][..],
+    ] {
+        let output = run(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        assert!(stderr.contains("PATH_ESCAPES_ROOT"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("CANARY"), "{args:?}: {stderr}");
+    }
+    // The default sync lists through the handler's ls: the linked collection is refused
+    // after the `start` event, and nothing is pulled from outside.
+    let pulled = dir.path().join("pulled");
+    let sync = run(&["sync", "/collections/leak", pulled.to_str().unwrap()]);
+    assert_eq!(sync.status.code(), Some(1), "{sync:?}");
+    assert!(String::from_utf8_lossy(&sync.stderr).contains("PATH_ESCAPES_ROOT"));
+    assert!(!String::from_utf8_lossy(&sync.stdout).contains("CANARY"));
+    assert!(!pulled.join("2").exists());
+    let mut names: Vec<_> = std::fs::read_dir(&outside)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["2.json"]);
+
+    // generate refreshes the contract test (here after the user edited it) and never touches
+    // the author's own tests.
+    let my_tests = project.join("tests/my_tests.rs");
+    std::fs::write(&my_tests, "// mine\n#[test]\nfn mine() {}\n").unwrap();
+    std::fs::write(
+        project.join("tests/contract.rs"),
+        format!("{contract}\n// an edit generate undoes\n"),
+    )
+    .unwrap();
+    let report = pas_gen()
+        .args(["--agent", "generate"])
+        .arg(&spec)
+        .arg("--out")
+        .arg(&project)
+        .assert()
+        .success();
+    let report: serde_json::Value = serde_json::from_slice(&report.get_output().stdout).unwrap();
+    let status = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "tests/contract.rs")
+        .map(|f| f["status"].clone());
+    assert_eq!(status, Some("rewritten".into()), "{report}");
+    assert_eq!(
+        std::fs::read_to_string(project.join("tests/contract.rs")).unwrap(),
+        contract
+    );
+    assert_eq!(
+        std::fs::read_to_string(&my_tests).unwrap(),
+        "// mine\n#[test]\nfn mine() {}\n"
     );
 }

@@ -12,8 +12,10 @@
 //! A handler implements [`Resources`]: one method per verb, each returning the typed shape PAS
 //! fixes ([`Entry`], [`Stat`], [`Copied`], [`Removed`], [`SyncEvent`], [`FeedbackReceipt`]).
 //! `sync` and `feedback` have working defaults: `sync` walks `ls` and pulls each file with `cat`,
-//! writing only what changed; `feedback` appends the report to a JSON Lines file in the tool's
-//! XDG state directory.
+//! writing only what changed, through a [`crate::store::Root`] confined to the local directory;
+//! `feedback` appends the report to a JSON Lines file in the tool's XDG state directory, under a
+//! lock so that concurrent reports get distinct numbers. Handlers whose resources are local files
+//! read and write them through [`crate::store::Root`] too.
 
 mod feedback;
 mod path;
@@ -143,7 +145,8 @@ pub trait Resources: 'static {
 
     /// `feedback PATH --level L --message M`: record a report for the maintainers. The default
     /// appends it as one JSON line to `$XDG_STATE_HOME/<tool>/feedback.jsonl` (else
-    /// `~/.local/state/<tool>/feedback.jsonl`); the receipt's `issue_id` is its line number.
+    /// `~/.local/state/<tool>/feedback.jsonl`); the receipt's `issue_id` is its line number,
+    /// counted and appended under an exclusive lock on the file.
     fn feedback(
         &self,
         globals: &Self::Globals,

@@ -102,6 +102,24 @@ impl Root {
         }
     }
 
+    /// The tool's own data directory, `$XDG_DATA_HOME/<tool>` (else
+    /// `~/.local/share/<tool>`), created when missing: where a tool keeps local resources.
+    pub fn tool_data(tool: &str) -> Result<Root, Error> {
+        let Some(base) = crate::xdg::data_home() else {
+            return Err(Error::general(
+                "neither XDG_DATA_HOME nor HOME is set, so the tool's data has no directory",
+            )
+            .with_suggestion("set XDG_DATA_HOME (or HOME) to an absolute, writable directory"));
+        };
+        if tool.is_empty() || tool.contains(['/', '\\', '\0']) || tool == "." || tool == ".." {
+            return Err(Error::invalid_argument(format!(
+                "{tool:?} is not a tool name a data directory can have"
+            ))
+            .with_suggestion("give the tool's name, e.g. `notes`"));
+        }
+        Root::open(base.join(tool))
+    }
+
     fn open_dir(path: &Path) -> Result<Root, Error> {
         let dir = Dir::open_ambient_dir(path, ambient_authority())
             .map_err(|err| errors::root_io(path, &err))?;

@@ -296,3 +296,10 @@ fn flip(target: &Path, staging: &Path, make: impl Fn(&Path)) {
     }
     let _ = std::fs::rename(staging, target);
 }
+
+#[test]
+fn a_tool_name_is_one_plain_directory() {
+    for bad in ["", ".", "..", "a/b", "a\\b", "a\0b"] {
+        assert!(Root::tool_data(bad).is_err(), "{bad:?}");
+    }
+}

@@ -426,3 +426,28 @@ fn an_empty_or_device_store_is_refused() {
     }
     assert!(!Path::new("/dev/null-journal").exists());
 }
+
+#[test]
+fn feedback_never_appends_through_a_planted_link() {
+    let s = Scratch::new();
+    let state = s.path().join("state/notes");
+    fs::create_dir_all(&state).unwrap();
+    symlink(
+        s.outside().join("secret.json"),
+        state.join("feedback.jsonl"),
+    )
+    .unwrap();
+    s.refused(
+        &[
+            "feedback",
+            "/notebooks/inbox/milk",
+            "--level",
+            "info",
+            "--message",
+            "hello",
+        ],
+        ESCAPES,
+        "PATH_ESCAPES_ROOT",
+    );
+    s.assert_outside_untouched();
+}

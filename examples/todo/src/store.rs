@@ -512,3 +512,57 @@ pub fn default_path() -> PathBuf {
         None => PathBuf::from("todo.db"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A store file with its schema, and a second connection that does not wait for locks.
+    fn two_connections(dir: &Path) -> (Connection, Connection, PathBuf) {
+        let path = dir.join("tasks.db");
+        drop(Store::open(&path).unwrap());
+        let holder = Connection::open(&path).unwrap();
+        let waiter = Connection::open(&path).unwrap();
+        waiter.busy_timeout(Duration::ZERO).unwrap();
+        (holder, waiter, path)
+    }
+
+    #[test]
+    fn a_lock_held_by_another_connection_is_store_locked() {
+        let dir = tempfile::tempdir().unwrap();
+        let (holder, waiter, path) = two_connections(dir.path());
+        holder.execute_batch("BEGIN EXCLUSIVE").unwrap();
+        let err = waiter
+            .execute_batch("BEGIN IMMEDIATE; UPDATE tasks SET title = 'x'; COMMIT")
+            .unwrap_err();
+        let error = store_error(Some(&path), err);
+        assert_eq!(error.code(), STORE_LOCKED, "{error:?}");
+        assert!(error.suggestion().unwrap().contains("retry once"));
+    }
+
+    #[test]
+    fn a_read_only_connection_is_store_read_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_, _, path) = two_connections(dir.path());
+        let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
+        let reader = Connection::open_with_flags(&path, flags).unwrap();
+        let err = reader
+            .execute("UPDATE tasks SET title = 'x'", [])
+            .unwrap_err();
+        let error = store_error(None, err);
+        assert_eq!(error.code(), STORE_READ_ONLY, "{error:?}");
+        assert!(!error.suggestion().unwrap().contains("mv "));
+    }
+
+    #[test]
+    fn empty_and_device_paths_are_refused_before_opening() {
+        assert_eq!(
+            check_path(Path::new("")).unwrap_err().code(),
+            STORE_PATH_INVALID
+        );
+        let device = check_path(Path::new("/dev/null")).unwrap_err();
+        assert_eq!(device.code(), STORE_PATH_INVALID);
+        assert!(device.message().contains("a device"));
+        assert!(check_path(Path::new("/no/such/dir/tasks.db")).is_ok());
+    }
+}

@@ -1,36 +1,92 @@
-//! A call of each command that parses (its argv words and a value for each required
-//! parameter), for the scaffold's contract test: every stub must answer `NOT_IMPLEMENTED`.
-//! The resource verbs the scaffold stubs (`ls`, `cat`, `stat`, `cp`, `rm`) are called with a
-//! path their first resource template matches; `sync` and `feedback` have working defaults.
+//! The calls the scaffold's contract test makes: one per command that parses (its argv words
+//! and a value for each required parameter), one per resource verb (with a path the first
+//! resource offering it matches), and the calls the runtime must refuse (a destructive command
+//! without `--force`, a wildcard `rm` without `--force`). The test checks each answer keeps the
+//! contract, whatever the handler does: so it holds for stubs and for handlers filled in.
 
-use pas_spec::{Command, Effect, ParamKind, ParamType, Parameter, Registry, Verb};
+use pas_spec::{Command, Effect, OutputKind, ParamKind, ParamType, Parameter, Registry};
+use serde::Serialize;
 
-/// The verbs a scaffold stubs.
-const STUBBED: [Verb; 5] = [Verb::Ls, Verb::Cat, Verb::Stat, Verb::Cp, Verb::Rm];
+/// One call and what its success prints.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Call {
+    /// The argv, without the tool's name.
+    pub argv: Vec<String>,
+    /// Whether a success prints JSON (an object, JSON lines or events) rather than a document
+    /// or nothing.
+    pub json: bool,
+}
 
-/// One argv (without the tool's name) per command, in registry order, then one per stubbed verb.
-pub fn calls(registry: &Registry) -> Vec<Vec<String>> {
-    let mut calls: Vec<Vec<String>> = registry
+/// One call per command, in registry order, then one per resource verb.
+pub fn calls(registry: &Registry) -> Vec<Call> {
+    let mut calls: Vec<Call> = registry
         .commands
         .iter()
-        .map(|command| call(registry, command, &value))
+        .map(|command| Call {
+            argv: call(registry, command, &value, true),
+            json: prints_json(command),
+        })
         .collect();
     for command in pas_spec::verbs::verb_commands(registry) {
-        let Some(verb) = STUBBED.into_iter().find(|v| v.as_str() == command.name) else {
+        let Some(path) = verb_path(registry, &command) else {
             continue;
         };
-        let Some(resource) = registry.resources.iter().find(|r| r.verbs.contains(&verb)) else {
-            continue;
-        };
-        let path = concrete(&resource.path);
         let value_of = |param: &Parameter| match param.name.as_str() {
             "source" => "./x.json".to_owned(),
-            "path" | "dest" => path.clone(),
+            "local" => "./synced".to_owned(),
+            "path" | "dest" | "remote" => path.clone(),
             _ => value(param),
         };
-        calls.push(call(registry, &command, &value_of));
+        calls.push(Call {
+            argv: call(registry, &command, &value_of, true),
+            json: prints_json(&command),
+        });
     }
     calls
+}
+
+/// The calls the runtime refuses with `FORCE_REQUIRED` before a handler runs: every
+/// destructive command without `--force`, and `rm` of a wildcard without it.
+pub fn refusals(registry: &Registry) -> Vec<Vec<String>> {
+    let mut refusals: Vec<Vec<String>> = registry
+        .commands
+        .iter()
+        .filter(|command| command.effect == Effect::Destructive)
+        .map(|command| call(registry, command, &value, false))
+        .collect();
+    let rm = pas_spec::verbs::verb_commands(registry)
+        .into_iter()
+        .find(|c| c.name == "rm");
+    if let Some(rm) = rm
+        && let Some(path) = verb_path(registry, &rm)
+    {
+        let pattern = match path.rsplit_once('/') {
+            Some((parent, _)) => format!("{parent}/*"),
+            None => "/*".to_owned(),
+        };
+        let value_of = |param: &Parameter| match param.name.as_str() {
+            "path" => pattern.clone(),
+            _ => value(param),
+        };
+        refusals.push(call(registry, &rm, &value_of, false));
+    }
+    refusals
+}
+
+/// A path the first resource offering the verb matches.
+fn verb_path(registry: &Registry, command: &Command) -> Option<String> {
+    let resource = registry
+        .resources
+        .iter()
+        .find(|r| r.verbs.iter().any(|v| v.as_str() == command.name))?;
+    Some(concrete(&resource.path))
+}
+
+fn prints_json(command: &Command) -> bool {
+    matches!(
+        command.output,
+        OutputKind::Object | OutputKind::List | OutputKind::Events
+    )
 }
 
 /// A path a template matches: each placeholder becomes `x`.
@@ -51,10 +107,12 @@ fn concrete(template: &str) -> String {
     out
 }
 
+/// The argv of one call; `force` adds `--force` to a destructive command.
 fn call(
     registry: &Registry,
     command: &Command,
     value: &dyn Fn(&Parameter) -> String,
+    force: bool,
 ) -> Vec<String> {
     let mut argv = command.argv_path();
     let required = registry
@@ -70,7 +128,7 @@ fn call(
             argv.push(value(flag));
         }
     }
-    if command.effect == Effect::Destructive {
+    if force && command.effect == Effect::Destructive {
         argv.push("--force".to_owned());
     }
     if !positionals.is_empty() {

@@ -1,8 +1,9 @@
 //! A scaffolded Cargo project: what `pas-gen new` writes and `pas-gen generate` refreshes.
 //!
-//! Two kinds of file: the user's (Cargo.toml, main.rs, handlers.rs, the contract test, README,
-//! .gitignore, the spec), rendered once from templates; and pas-gen's (`src/generated.rs`, from
-//! the emitter, with the `@generated` header), the only kind `generate` ever rewrites.
+//! Two kinds of file: the user's (Cargo.toml, main.rs, handlers.rs, `tests/my_tests.rs`,
+//! README, .gitignore, the spec), rendered once from templates; and pas-gen's, with the
+//! `@generated` header (`src/generated.rs` from the emitter, and the contract test
+//! `tests/contract.rs` from its template), the only kind `generate` ever rewrites.
 
 pub mod calls;
 pub mod escape;
@@ -10,8 +11,10 @@ pub mod templates;
 
 use std::path::{Path, PathBuf};
 
-use pas_spec::{Profile, Registry};
+use pas_spec::{ParamType, Profile, Registry};
 use serde::Serialize;
+
+pub use templates::CONTRACT_RS;
 
 /// The generated Rust module, relative to the project.
 pub const GENERATED_RS: &str = "src/generated.rs";
@@ -81,7 +84,25 @@ struct Context<'a> {
     resources: Vec<pas_emit::HandlerSignature>,
     /// Whether the spec has global flags (the generated `Globals` exists).
     has_globals: bool,
-    calls: Vec<Vec<String>>,
+    /// The contract test's calls, and the calls the runtime must refuse without `--force`.
+    calls: Vec<calls::Call>,
+    refusals: Vec<Vec<String>>,
+    /// The profile's name and every exit code the tool may end with.
+    profile: &'static str,
+    exit_codes: Vec<u8>,
+    /// `<TOOL>_CONFIG`, unset in the contract test's sandbox.
+    config_env: String,
+    /// The global flags' variables in the sandbox: a path inside it, or unset.
+    sandbox_env: Vec<SandboxVar>,
+}
+
+/// One variable of a global flag, as the contract test's sandbox sets it.
+#[derive(Serialize)]
+struct SandboxVar {
+    name: String,
+    /// A path relative to the sandbox, for a flag whose default is a path (a store, a
+    /// directory): the tool then works inside the sandbox. `None`: the variable is unset.
+    value: Option<String>,
 }
 
 /// The user's files from the templates, then pas-gen's.
@@ -92,36 +113,14 @@ pub fn project(
     runtime: &Runtime,
     templates: Option<&Path>,
 ) -> Result<Vec<File>, pas::Error> {
-    let handlers = pas_emit::handler_signatures(registry).map_err(unsupported)?;
     let generated = pas_emit::emit_file(registry, spec_file).map_err(unsupported)?;
-    let context = Context {
-        name: &registry.name,
-        package: package_name(&registry.name),
-        bin: &registry.name,
-        bin_env: format!("CARGO_BIN_EXE_{}", registry.name),
-        version: &registry.version,
-        summary: &registry.summary,
-        spec_file,
-        pas_dependency: runtime.toml(),
-        pas_profile: registry.profile == Profile::Pas,
-        agent_help: pas_spec::faces::agent_help::render_tool(registry),
-        handlers,
-        resources: pas_emit::resource_signatures(registry),
-        has_globals: !registry.global_flags.is_empty(),
-        calls: calls::calls(registry),
-    };
+    let context = context(spec_file, registry, runtime)?;
     let env = templates::environment(templates).map_err(template_error)?;
     let mut files = Vec::new();
     for (name, path, _) in templates::TEMPLATES {
-        let template = env
-            .get_template(name)
-            .map_err(|e| template_error(e.to_string()))?;
-        let text = template
-            .render(minijinja::value::Serde(&context))
-            .map_err(|e| template_error(format!("{name}: {e:#}")))?;
         files.push(File {
             path: (*path).to_owned(),
-            text,
+            text: render(&env, name, &context)?,
         });
     }
     files.push(File {
@@ -137,6 +136,100 @@ pub fn project(
         text: generated,
     });
     Ok(files)
+}
+
+/// The contract test alone (what `generate` refreshes), from the built-in template.
+pub fn contract_test(registry: &Registry, spec_file: &str) -> Result<String, pas::Error> {
+    let context = context(spec_file, registry, &Runtime::default_for_here())?;
+    let env = templates::environment(None).map_err(template_error)?;
+    render(&env, "contract.rs.j2", &context)
+}
+
+fn render(
+    env: &minijinja::Environment<'static>,
+    name: &str,
+    context: &Context<'_>,
+) -> Result<String, pas::Error> {
+    let template = env
+        .get_template(name)
+        .map_err(|e| template_error(e.to_string()))?;
+    template
+        .render(minijinja::value::Serde(context))
+        .map_err(|e| template_error(format!("{name}: {e:#}")))
+}
+
+fn context<'a>(
+    spec_file: &'a str,
+    registry: &'a Registry,
+    runtime: &Runtime,
+) -> Result<Context<'a>, pas::Error> {
+    let handlers = pas_emit::handler_signatures(registry).map_err(unsupported)?;
+    Ok(Context {
+        name: &registry.name,
+        package: package_name(&registry.name),
+        bin: &registry.name,
+        bin_env: format!("CARGO_BIN_EXE_{}", registry.name),
+        version: &registry.version,
+        summary: &registry.summary,
+        spec_file,
+        pas_dependency: runtime.toml(),
+        pas_profile: registry.profile == Profile::Pas,
+        agent_help: pas_spec::faces::agent_help::render_tool(registry),
+        handlers,
+        resources: pas_emit::resource_signatures(registry),
+        has_globals: !registry.global_flags.is_empty(),
+        calls: calls::calls(registry),
+        refusals: calls::refusals(registry),
+        profile: registry.profile.as_str(),
+        exit_codes: exit_codes(registry),
+        config_env: pas_spec::faces::config_env_var(&registry.name),
+        sandbox_env: sandbox_env(registry),
+    })
+}
+
+/// Every exit code a tool of this registry may end with, sorted: 0, the profile's codes for
+/// errors, and those of signals.
+fn exit_codes(registry: &Registry) -> Vec<u8> {
+    let mut codes: Vec<u8> = vec![0];
+    match registry.profile {
+        // Compose: 1, and 2 for blocking codes and usage errors.
+        Profile::Compose => codes.extend([1, 2]),
+        _ => {
+            codes.extend(pas_spec::builtin_codes::BUILTINS.iter().map(|b| b.exit));
+            codes.extend(
+                registry
+                    .exit_codes
+                    .iter()
+                    .filter_map(|c| u8::try_from(c.code).ok()),
+            );
+        }
+    }
+    codes.extend([130, 143]);
+    codes.sort_unstable();
+    codes.dedup();
+    codes
+}
+
+/// The global flags' environment variables in the contract test's sandbox. A string flag
+/// whose default is a path (`/var/lib/...`, `~/...`, `./...`) points inside the sandbox, so a
+/// default that names real data is never used; every other variable is unset, so the user's
+/// own settings (a `TOOL_DB` exported in their shell) never reach the tests.
+fn sandbox_env(registry: &Registry) -> Vec<SandboxVar> {
+    registry
+        .global_flags
+        .iter()
+        .filter_map(|flag| {
+            let name = flag.env.clone()?;
+            let path_default = flag.ty == ParamType::String
+                && flag
+                    .default
+                    .as_ref()
+                    .and_then(|d| d.as_str())
+                    .is_some_and(|d| d.starts_with(['/', '~', '.']));
+            let value = path_default.then(|| format!("env/{}", flag.name));
+            Some(SandboxVar { name, value })
+        })
+        .collect()
 }
 
 /// The emitter's Rust module alone (what `generate` refreshes).

@@ -36,10 +36,18 @@ pub const TEMPLATES: &[(&str, &str, &str)] = &[
     ),
     (
         "contract.rs.j2",
-        "tests/contract.rs",
+        CONTRACT_RS,
         include_str!("../../../templates/contract.rs.j2"),
     ),
+    (
+        "my_tests.rs.j2",
+        "tests/my_tests.rs",
+        include_str!("../../../templates/my_tests.rs.j2"),
+    ),
 ];
+
+/// The contract test, relative to the project: `@generated`, so `generate` refreshes it.
+pub const CONTRACT_RS: &str = "tests/contract.rs";
 
 /// The environment with every template (overridden from `dir` where it has one) and the
 /// escaping filters. Undefined variables are errors, so a template cannot print nothing by a
