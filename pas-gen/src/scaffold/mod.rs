@@ -132,6 +132,14 @@ pub fn project(
         path: format!("docs/{}.llm", registry.name),
         text: pas_spec::faces::llm::render(registry),
     });
+    // The Agent Skill (what `TOOL docs --skill` prints, and its `.llm` reference), pas-gen's too.
+    let skill_dir = format!("skills/{}", pas_spec::faces::skill::name(registry));
+    for (path, text) in pas_spec::faces::skill::files(registry) {
+        files.push(File {
+            path: format!("{skill_dir}/{path}"),
+            text,
+        });
+    }
     files.push(File {
         path: GENERATED_RS.to_owned(),
         text: generated,
@@ -171,8 +179,9 @@ pub fn unsupported(err: pas_emit::EmitError) -> pas::Error {
 }
 
 fn template_error(message: String) -> pas::Error {
-    pas::Error::new("TEMPLATE_ERROR", message)
-        .with_suggestion("fix the template (see templates/ in the pas repository for the defaults)")
+    pas::Error::new("TEMPLATE_ERROR", message).with_suggestion(
+        "fix the template (see pas-gen/templates/ in the pas repository for the defaults)",
+    )
 }
 
 /// Reads and validates a spec for `new` and `generate`: its source and registry, or the
