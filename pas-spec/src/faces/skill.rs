@@ -73,7 +73,12 @@ pub fn render(registry: &Registry) -> String {
     let name = name(registry);
     let mut out = String::new();
     out.push_str("---\n");
-    let _ = writeln!(out, "name: {name}");
+    // Quoted unless it starts with a letter, so YAML cannot read it as a number (`1e3`).
+    if name.starts_with(|c: char| c.is_ascii_lowercase()) {
+        let _ = writeln!(out, "name: {name}");
+    } else {
+        let _ = writeln!(out, "name: {}", yaml_string(&name));
+    }
     let _ = writeln!(out, "description: {}", yaml_string(&description(&doc)));
     out.push_str("---\n\n");
     let _ = writeln!(out, "# {} {}\n", doc.name, doc.version);
@@ -265,6 +270,8 @@ mod tests {
         assert_eq!(name(&registry).len(), NAME_MAX);
         registry.name = format!("{}-b", "a".repeat(63));
         assert_eq!(name(&registry), "a".repeat(63));
+        registry.name = "1e3".to_owned();
+        assert!(render(&registry).starts_with("---\nname: \"1e3\"\n"));
     }
 
     #[test]
