@@ -1,6 +1,6 @@
 //! The documentation built-ins every tool has, whatever its profile: `docs` (the `.llm` document,
-//! PAS 4.2), `completions <shell>` (bash, zsh, fish, powershell, elvish) and `man [COMMAND...]`
-//! (a roff man page of the tool or of one command).
+//! PAS 4.2; `docs --skill`, the Agent Skill's `SKILL.md`), `completions <shell>` (bash, zsh, fish,
+//! powershell, elvish) and `man [COMMAND...]` (a roff man page of the tool or of one command).
 //!
 //! They are answered before clap parses, from the first argv word, so that they work for every
 //! tool (spec-driven or derive-built, one command or many) without becoming clap subcommands a
@@ -13,7 +13,7 @@ use std::str::FromStr;
 
 use clap_complete::Shell;
 use pas_spec::Registry;
-use pas_spec::faces::llm;
+use pas_spec::faces::{llm, skill};
 
 use crate::codes;
 use crate::error::Error;
@@ -49,6 +49,10 @@ pub(crate) fn answer(
         return None;
     }
     let text = match first.as_str() {
+        // `docs --skill`: the Agent Skill's SKILL.md (`pas-gen skill` writes the same bytes).
+        "docs" if rest.first().is_some_and(|w| w == "--skill") => {
+            no_more("docs --skill", &rest[1..]).map(|()| skill::render(registry).into_bytes())
+        }
         "docs" => no_more(first, rest).map(|()| llm::render(registry).into_bytes()),
         "completions" => completions(registry, cmd, rest),
         _ => man_page(registry, cmd, rest),

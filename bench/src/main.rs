@@ -1,7 +1,7 @@
 //! pas benchmarks. Each subcommand measures one thing against a baseline measured in the same
 //! run, prints a Markdown table and refreshes its section of BENCHMARKS.md.
 //!
-//! Usage: `cargo run --release -p pas-bench -- check|runtime|compose|tokens|new`
+//! Usage: `cargo run --release -p pas-bench -- check|runtime|compose|tokens|new|skills`
 
 mod check;
 mod compose;
@@ -9,6 +9,7 @@ mod measure;
 mod report;
 mod runtime;
 mod scaffold;
+mod skills;
 mod tokens;
 mod tools;
 
@@ -21,8 +22,9 @@ fn main() {
         Some("compose") => compose::run(),
         Some("tokens") => tokens::run(),
         Some("new") => scaffold::run(),
+        Some("skills") => skills::run(),
         _ => {
-            eprintln!("usage: pas-bench check|runtime|compose|tokens|new");
+            eprintln!("usage: pas-bench check|runtime|compose|tokens|new|skills");
             std::process::exit(2);
         }
     }

@@ -88,7 +88,7 @@ pub fn llm(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
             })?;
             llm::render_with(&registry, &path, &template).map_err(|e| {
                 Error::new(TEMPLATE_ERROR, format!("the template failed: {e}")).with_suggestion(
-                    "start from templates/llm.md.j2; its header lists the variables",
+                    "start from pas-spec/templates/llm.md.j2; its header lists the variables",
                 )
             })?
         }

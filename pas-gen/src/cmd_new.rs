@@ -12,10 +12,7 @@ pub fn new(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     let spec: String = args.require("spec")?;
     let out = PathBuf::from(args.require::<String>("out")?);
     let templates: Option<String> = args.get("templates")?;
-    let runtime = match args.get::<String>("pas-version")? {
-        Some(version) => Runtime::Version(version),
-        None => Runtime::default_for_here(),
-    };
+    let runtime = Runtime::chosen(args.get("pas-version")?, args.get("pas-path")?)?;
     let (source, registry) = scaffold::load_spec(&spec)?;
     if !args.flag("force") && !is_empty_dir(&out) {
         return Err(Error::new(

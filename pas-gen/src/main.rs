@@ -9,6 +9,7 @@ mod cmd_conform;
 mod cmd_docs;
 mod cmd_generate;
 mod cmd_new;
+mod cmd_skill;
 mod commands;
 mod render;
 mod scaffold;
@@ -28,6 +29,7 @@ fn main() -> ExitCode {
         .handler("llm", cmd_docs::llm)
         .handler("catalog", cmd_docs::catalog)
         .handler("mcp", cmd_docs::mcp)
+        .handler("skill", cmd_skill::skill)
         .handler("new", cmd_new::new)
         .handler("generate", cmd_generate::generate)
         .handler("conform", cmd_conform::run)

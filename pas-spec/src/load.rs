@@ -17,6 +17,7 @@
 mod json;
 mod read;
 mod report;
+mod version;
 mod yaml;
 
 use std::path::Path;
@@ -114,13 +115,16 @@ pub fn read_stdin() -> Result<Source, Diagnostic> {
 /// Parse a source into a registry; the first syntax or shape error, located.
 ///
 /// E002 too large, E004 empty, E005 syntax, E006 wrong type / missing key / unknown enum value,
-/// E007 unknown key (with a did-you-mean hint), E008 duplicate key, E009 budget exceeded.
+/// E007 unknown key (with a did-you-mean hint), E008 duplicate key, E009 budget exceeded; E010
+/// when the document declares a newer `specVersion` than [`crate::SPEC_VERSION`] (instead of
+/// whatever else a newer format would trip on).
 pub fn parse(source: &Source) -> Result<Registry, Diagnostic> {
     read::check_text(&source.name, &source.text)?;
-    match source.format {
+    let parsed = match source.format {
         Format::Yaml => yaml::parse(source),
         Format::Json => json::parse(source),
-    }
+    };
+    version::refuse_newer(source, parsed)
 }
 
 /// Read and parse a spec file.

@@ -37,15 +37,34 @@ pub enum Runtime {
 }
 
 impl Runtime {
-    /// The default: this repository when pas-gen runs from it, else the version pas-gen was
-    /// built as.
+    /// What `--pas-version V` / `--pas-path DIR` ask for (not both), else [`Self::default_for_here`].
+    pub fn chosen(version: Option<String>, path: Option<String>) -> Result<Runtime, pas::Error> {
+        match (version, path) {
+            (Some(_), Some(_)) => Err(pas::Error::new(
+                pas::codes::ARGUMENT_CONFLICT,
+                "--pas-version and --pas-path both choose the runtime",
+            )
+            .with_suggestion("give one: --pas-version V (the registry) or --pas-path DIR")),
+            (Some(version), None) => Ok(Runtime::Version(version)),
+            // The project's Cargo.toml resolves a relative path from itself, not from here.
+            (None, Some(path)) => Ok(Runtime::Path(
+                Path::new(&path)
+                    .canonicalize()
+                    .unwrap_or_else(|_| PathBuf::from(path)),
+            )),
+            (None, None) => Ok(Runtime::default_for_here()),
+        }
+    }
+
+    /// The default: the checkout pas-gen was built in when it still holds the runtime (the
+    /// workspace whose package is `pas-kit`), else the version pas-gen was built as: an
+    /// installed pas-gen (built from its package, beside no runtime) scaffolds against the
+    /// registry's pas-kit of its own version.
     pub fn default_for_here() -> Runtime {
         let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        match repo
-            .join("Cargo.toml")
-            .exists()
-            .then(|| repo.canonicalize())
-        {
+        let holds_runtime = std::fs::read_to_string(repo.join("Cargo.toml"))
+            .is_ok_and(|manifest| manifest.contains("name = \"pas-kit\""));
+        match holds_runtime.then(|| repo.canonicalize()) {
             Some(Ok(repo)) => Runtime::Path(repo),
             _ => Runtime::Version(env!("CARGO_PKG_VERSION").to_owned()),
         }
@@ -131,6 +150,14 @@ pub fn project(
         path: format!("docs/{}.llm", registry.name),
         text: pas_spec::faces::llm::render(registry),
     });
+    // The Agent Skill (what `TOOL docs --skill` prints, and its `.llm` reference), pas-gen's too.
+    let skill_dir = format!("skills/{}", pas_spec::faces::skill::name(registry));
+    for (path, text) in pas_spec::faces::skill::files(registry) {
+        files.push(File {
+            path: format!("{skill_dir}/{path}"),
+            text,
+        });
+    }
     files.push(File {
         path: GENERATED_RS.to_owned(),
         text: generated,
@@ -264,8 +291,9 @@ pub fn unsupported(err: pas_emit::EmitError) -> pas::Error {
 }
 
 fn template_error(message: String) -> pas::Error {
-    pas::Error::new("TEMPLATE_ERROR", message)
-        .with_suggestion("fix the template (see templates/ in the pas repository for the defaults)")
+    pas::Error::new("TEMPLATE_ERROR", message).with_suggestion(
+        "fix the template (see pas-gen/templates/ in the pas repository for the defaults)",
+    )
 }
 
 /// Reads and validates a spec for `new` and `generate`: its source and registry, or the

@@ -1,4 +1,4 @@
-//! The templates of a scaffolded project: embedded in the binary (`templates/` of the
+//! The templates of a scaffolded project: embedded in the binary (`pas-gen/templates/` of the
 //! repository), each replaceable by a file of the same name in `--templates DIR`.
 
 use std::path::Path;
@@ -12,37 +12,37 @@ pub const TEMPLATES: &[(&str, &str, &str)] = &[
     (
         "Cargo.toml.j2",
         "Cargo.toml",
-        include_str!("../../../templates/Cargo.toml.j2"),
+        include_str!("../../templates/Cargo.toml.j2"),
     ),
     (
         "gitignore.j2",
         ".gitignore",
-        include_str!("../../../templates/gitignore.j2"),
+        include_str!("../../templates/gitignore.j2"),
     ),
     (
         "README.md.j2",
         "README.md",
-        include_str!("../../../templates/README.md.j2"),
+        include_str!("../../templates/README.md.j2"),
     ),
     (
         "main.rs.j2",
         "src/main.rs",
-        include_str!("../../../templates/main.rs.j2"),
+        include_str!("../../templates/main.rs.j2"),
     ),
     (
         "handlers.rs.j2",
         "src/handlers.rs",
-        include_str!("../../../templates/handlers.rs.j2"),
+        include_str!("../../templates/handlers.rs.j2"),
     ),
     (
         "contract.rs.j2",
         CONTRACT_RS,
-        include_str!("../../../templates/contract.rs.j2"),
+        include_str!("../../templates/contract.rs.j2"),
     ),
     (
         "my_tests.rs.j2",
         "tests/my_tests.rs",
-        include_str!("../../../templates/my_tests.rs.j2"),
+        include_str!("../../templates/my_tests.rs.j2"),
     ),
 ];
 

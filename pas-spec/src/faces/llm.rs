@@ -3,7 +3,7 @@
 //!
 //! The registry is first turned into a plain [`Document`] (every text already one line, every
 //! fact already worded as agent help words it), then rendered through a minijinja template: the
-//! default one (`templates/llm.md.j2`, compiled in) or the user's own. Templates only lay facts
+//! default one (`pas-spec/templates/llm.md.j2`, compiled in) or the user's own. Templates only lay facts
 //! out, so a user's template cannot get a fact wrong, and the built CLI (`tool docs`) and
 //! `pas-gen llm` print the same bytes from the same default.
 
@@ -23,7 +23,7 @@ use crate::builtin_codes as codes;
 use crate::{Command, OutputKind, Profile, Registry, StdinMode};
 
 /// The default template, compiled in so a built CLI needs no file at run time.
-pub const DEFAULT_TEMPLATE: &str = include_str!("../../../templates/llm.md.j2");
+pub const DEFAULT_TEMPLATE: &str = include_str!("../../templates/llm.md.j2");
 
 /// The most patterns the cheatsheet shows (PAS 4.2 asks for 5 to 10).
 const CHEATSHEET_MAX: usize = 10;

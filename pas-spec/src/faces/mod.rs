@@ -7,11 +7,13 @@
 //! - [`agent_help`]: `--agent --help` of the tool, a group or one command (PAS 4.1).
 //! - [`llm`]: the `.llm` document (PAS 4.2), rendered through a minijinja template.
 //! - [`mcp`]: an MCP `tools/list` result, one tool per command.
+//! - [`skill`]: an Agent Skill (`SKILL.md` and its `.llm` reference).
 
 pub mod agent_help;
 pub mod catalog;
 pub mod llm;
 pub mod mcp;
+pub mod skill;
 mod words;
 
 pub use words::config_env_var;
