@@ -263,3 +263,22 @@ fn config_show_never_shows_a_secret() {
         assert_eq!(envelope["data"]["flags"][0]["value"], "[REDACTED]");
     }
 }
+
+#[test]
+fn a_secret_flag_taken_as_another_flag_s_value_is_still_kept_out() {
+    // Finds of tests/runtime_fuzz.rs: the word after a flag that takes a value was a secret
+    // flag, so its own value was not known as a secret (`--config` is the runtime's flag and
+    // takes `--api-key` as its file; `--units` takes it as a value).
+    nowhere(
+        &["--agent", "--config", "--api-key", CANARY, "current", "X"],
+        &[],
+    );
+    nowhere(
+        &["--agent", "--units", "--api-key", CANARY, "current", "X"],
+        &[],
+    );
+    nowhere(
+        &["--agent", "--api-key", "--api-key", CANARY, "current", "X"],
+        &[],
+    );
+}
