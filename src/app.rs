@@ -294,6 +294,12 @@ impl App {
             Err(err) => match err.kind() {
                 // `tool --agent help <command>`: clap's help subcommand, answered by the profile.
                 ErrorKind::DisplayHelp if pre.agent => agent_help(shared, &cmd, &pre.argv),
+                // clap writes these itself: a stdout closed at start (`>&-`) would swallow them.
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+                    if crate::closed_stdout::stdout_was_closed() =>
+                {
+                    Outcome::Failed(crate::output::output_lost(&crate::output::closed_error()))
+                }
                 ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => match err.print() {
                     Ok(()) => Outcome::Success,
                     Err(err) => Stop::from(err).into(),

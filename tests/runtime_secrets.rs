@@ -88,6 +88,7 @@ fn every_spelling_of_a_secret_is_kept_out_of_streams_and_the_audit_log() {
         vec![eq("--api-key")],
         vec![eq("--api_key")],
         vec!["--apikey".into(), CANARY.into()],
+        vec!["--api_key".into(), CANARY.into()],
         vec![eq("--apikey")],
         vec!["--API-KEY".into(), CANARY.into()],
         vec![eq("--api-kye")],
