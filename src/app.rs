@@ -139,7 +139,8 @@ impl App {
         T: Into<OsString>,
     {
         let env_agent = argv::env_enables(std::env::var_os(argv::AGENT_ENV).as_deref());
-        let pre = argv::prescan(args.into_iter().map(Into::into), env_agent);
+        let raw: Vec<OsString> = args.into_iter().map(Into::into).collect();
+        let pre = argv::prescan(raw.iter().cloned(), env_agent);
         // A derive-built tool's output and input schemas (schemars: a visible share of
         // start-up) are made now only for a call that may show them; a handler asking its
         // context for the registry still gets them.
@@ -156,7 +157,9 @@ impl App {
         panics::install(pre.agent);
 
         let mut redactor = Redactor::new(&self.registry);
-        redactor.scan_argv(&pre.argv);
+        // argv as given: a runtime flag may have taken a secret flag for its value
+        // (`--config --token X`), and X must still be known as a secret.
+        redactor.scan_argv(&raw);
         let mut early: Option<Error> = None;
         let audit = match &pre.audit_log {
             Some(path) => {
@@ -291,6 +294,12 @@ impl App {
             Err(err) => match err.kind() {
                 // `tool --agent help <command>`: clap's help subcommand, answered by the profile.
                 ErrorKind::DisplayHelp if pre.agent => agent_help(shared, &cmd, &pre.argv),
+                // clap writes these itself: a stdout closed at start (`>&-`) would swallow them.
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+                    if crate::closed_stdout::stdout_was_closed() =>
+                {
+                    Outcome::Failed(crate::output::output_lost(&crate::output::closed_error()))
+                }
                 ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => match err.print() {
                     Ok(()) => Outcome::Success,
                     Err(err) => Stop::from(err).into(),

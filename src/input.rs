@@ -116,6 +116,36 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, Error> {
     Ok(bytes)
 }
 
+/// Checks a local file before a handler reads it whole (a `cp` source): a regular file larger
+/// than [`limit`], or a device (`/dev/zero`, `/dev/urandom`: endless), is refused with the
+/// structured error a bounded read would give. A pipe (`/dev/stdin`) passes: its size is not
+/// known until read, which [`read_file`] bounds. A path that cannot be inspected passes too:
+/// the handler's own read reports that, in the handler's words.
+pub fn check_local_source(path: &Path) -> Result<(), Error> {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(());
+    };
+    let limit = limit();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = meta.file_type();
+        if kind.is_char_device() || kind.is_block_device() {
+            return Err(Error::new(
+                codes::INVALID_ARGUMENT,
+                format!("{} is a device, not a file to copy", path.display()),
+            )
+            .with_suggestion("give a regular file, or pipe the bytes through /dev/stdin")
+            .with_details(json!({ "input": path.display().to_string(), "limit": limit })));
+        }
+    }
+    if meta.is_file() && meta.len() > limit {
+        let err = Bounded::new(io::empty(), path.display().to_string(), limit).too_large();
+        return Err(too_large(&err).unwrap_or_else(|| Error::general(err.to_string())));
+    }
+    Ok(())
+}
+
 /// The structured error of a read that went past its limit, if `err` is one.
 pub fn too_large(err: &io::Error) -> Option<Error> {
     let found = err.get_ref()?.downcast_ref::<TooLarge>()?;

@@ -148,7 +148,7 @@ impl StdoutSink {
 }
 
 /// The error of a write to a stdout that was closed at start.
-fn closed_error() -> io::Error {
+pub(crate) fn closed_error() -> io::Error {
     #[cfg(unix)]
     {
         io::Error::from_raw_os_error(libc::EBADF)

@@ -146,25 +146,30 @@ impl Redactor {
     }
 
     /// Collects the values given to secret flags in argv, in every spelling (module docs).
+    /// The word after a secret flag is its value even when it looks like a flag, and is still
+    /// read as a flag too (`--password --token X`: the parser may take either view, so both
+    /// `--token` and `X` are kept out).
     pub(crate) fn scan_argv(&mut self, argv: &[OsString]) {
-        let mut words = argv.iter().skip(1).map(|w| w.to_string_lossy());
-        while let Some(word) = words.next() {
-            let Some(found) = self.secret_flag(&word) else {
+        let words: Vec<_> = argv.iter().skip(1).map(|w| w.to_string_lossy()).collect();
+        // The flag whose value the next word is, and whether it was spelt exactly.
+        let mut pending: Option<(String, bool)> = None;
+        for word in &words {
+            if let Some((flag, exact)) = pending.take() {
+                if exact && !word.starts_with('-') {
+                    self.add(word.clone().into_owned(), || flag);
+                } else {
+                    // A misspelt flag is not the secret's, and a word that looks like a flag
+                    // may not be a value: kept out by position, and out of messages when long
+                    // enough.
+                    self.add_lenient(word.clone().into_owned());
+                }
+            }
+            let Some(found) = self.secret_flag(word) else {
                 continue;
             };
             let flag = word[..found.name_end].to_owned();
             match found.value {
-                FlagValue::Next => {
-                    if let Some(value) = words.next() {
-                        if found.exact {
-                            self.add(value.into_owned(), || flag);
-                        } else {
-                            // A misspelt flag is not the secret's: its value is kept out of
-                            // logs by position, and out of messages when it is long enough.
-                            self.add_lenient(value.into_owned());
-                        }
-                    }
-                }
+                FlagValue::Next => pending = Some((flag, found.exact)),
                 FlagValue::Inline(start) => {
                     let value = word[start..].to_owned();
                     let long_enough = value.chars().count() >= MIN_SECRET_CHARS;
@@ -294,22 +299,25 @@ impl Redactor {
         let mut out = Vec::with_capacity(argv.len());
         let mut hide_next = false;
         for (index, word) in argv.iter().map(|w| w.to_string_lossy()).enumerate() {
-            if hide_next {
-                out.push(REDACTED.to_owned());
-                hide_next = false;
-                continue;
-            }
-            if index > 0 {
-                match self.secret_flag(&word).map(|f| (f.value, f.name_end)) {
-                    Some((FlagValue::Next, _)) => hide_next = true,
-                    Some((FlagValue::Inline(start), _)) => {
-                        out.push(format!("{}{REDACTED}", &word[..start]));
-                        continue;
-                    }
-                    None => {}
+            // A secret flag's value, even one that is itself a secret flag (see `scan_argv`).
+            let hidden = std::mem::take(&mut hide_next);
+            let found = match index {
+                0 => None,
+                _ => self.secret_flag(&word).map(|f| f.value),
+            };
+            match found {
+                Some(FlagValue::Next) => hide_next = true,
+                Some(FlagValue::Inline(start)) if !hidden => {
+                    out.push(format!("{}{REDACTED}", &word[..start]));
+                    continue;
                 }
+                _ => {}
             }
-            out.push(self.text(&word));
+            if hidden {
+                out.push(REDACTED.to_owned());
+            } else {
+                out.push(self.text(&word));
+            }
         }
         out
     }
@@ -525,6 +533,17 @@ mod tests {
             r.text("value CANARY3 and CANARY6"),
             "value [REDACTED] and [REDACTED]"
         );
+    }
+
+    #[test]
+    fn a_secret_flag_after_a_secret_flag_keeps_both_out() {
+        // Found by tests/runtime_fuzz.rs: `--password --token CANARY` logged the canary.
+        let argv = os(&["tool", "--token", "--api-key", "CANARY00", "x"]);
+        let mut r = redactor();
+        r.scan_argv(&argv);
+        assert_eq!(r.argv(&argv), ["tool", "--token", REDACTED, REDACTED, "x"]);
+        assert_eq!(r.text("no CANARY00"), "no [REDACTED]");
+        assert!(r.refusal().is_none());
     }
 
     #[test]

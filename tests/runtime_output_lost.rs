@@ -45,6 +45,13 @@ fn a_closed_stdout_is_an_error_not_a_quiet_success() {
     // The reproduction of issue 19 was `word-counter --agent FILE >&-` exiting 0.
     let out = redirected(&demo_path(), ">&-", &["--agent", "item", "list", "-n", "3"]);
     assert_output_lost(&out, "os error 9");
+    // Help and the version, which clap writes itself, too.
+    for args in [&["--help"][..], &["--version"], &["item", "--help"]] {
+        let out = redirected(&demo_path(), ">&-", args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("cannot write the output"), "{stderr}");
+    }
     // A call that writes nothing to stdout has nothing to lose.
     let out = redirected(&demo_path(), ">&-", &["--agent", "item", "get", "0"]);
     assert_eq!(out.status.code(), Some(100));

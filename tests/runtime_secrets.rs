@@ -88,6 +88,7 @@ fn every_spelling_of_a_secret_is_kept_out_of_streams_and_the_audit_log() {
         vec![eq("--api-key")],
         vec![eq("--api_key")],
         vec!["--apikey".into(), CANARY.into()],
+        vec!["--api_key".into(), CANARY.into()],
         vec![eq("--apikey")],
         vec!["--API-KEY".into(), CANARY.into()],
         vec![eq("--api-kye")],
@@ -262,4 +263,23 @@ fn config_show_never_shows_a_secret() {
         let envelope: Value = serde_json::from_str(&stdout).unwrap();
         assert_eq!(envelope["data"]["flags"][0]["value"], "[REDACTED]");
     }
+}
+
+#[test]
+fn a_secret_flag_taken_as_another_flag_s_value_is_still_kept_out() {
+    // Finds of tests/runtime_fuzz.rs: the word after a flag that takes a value was a secret
+    // flag, so its own value was not known as a secret (`--config` is the runtime's flag and
+    // takes `--api-key` as its file; `--units` takes it as a value).
+    nowhere(
+        &["--agent", "--config", "--api-key", CANARY, "current", "X"],
+        &[],
+    );
+    nowhere(
+        &["--agent", "--units", "--api-key", CANARY, "current", "X"],
+        &[],
+    );
+    nowhere(
+        &["--agent", "--api-key", "--api-key", CANARY, "current", "X"],
+        &[],
+    );
 }

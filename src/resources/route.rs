@@ -89,7 +89,11 @@ fn call<R: Resources>(
                 Ok(path) if source.starts_with('/') && path.template().is_some() => {
                     CopySource::Resource(path)
                 }
-                _ => CopySource::Local(PathBuf::from(source)),
+                _ => {
+                    // Devices and files past the input limit never reach the handler's read.
+                    crate::input::check_local_source(std::path::Path::new(&source))?;
+                    CopySource::Local(PathBuf::from(source))
+                }
             };
             let copied = resources.cp(&globals, &source, &dest, ctx)?;
             Ok(Reply::object(&copied))
