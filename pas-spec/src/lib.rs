@@ -20,6 +20,7 @@ pub mod faces;
 pub mod load;
 pub mod model;
 pub mod schema;
+pub mod surface;
 pub mod source_map;
 pub mod validate;
 pub mod verbs;

@@ -69,15 +69,14 @@ fn agent_help_names_every_command_parameter_type_and_exit_code() {
                 assert!(named, "{stem}: `{name}` with its type `{ty}` in\n{help}");
             }
         }
+        // Each code with the exit code it really ends with in the profile (compose: 1 or 2).
+        let surface = pas_spec::surface::of(registry.profile);
         let codes = registry
             .exit_codes
             .iter()
-            .map(|c| (c.code, c.name.as_str()))
-            .chain(
-                builtin_codes::BUILTINS
-                    .iter()
-                    .map(|b| (u16::from(b.exit), b.name)),
-            );
+            .map(|c| (c.name.as_str()))
+            .chain(builtin_codes::BUILTINS.iter().map(|b| b.name))
+            .map(|name| (u16::from(surface.exit_of(&registry, name)), name));
         for (code, name) in codes {
             let listed = help
                 .lines()

@@ -14,4 +14,4 @@ pub mod llm;
 pub mod mcp;
 mod words;
 
-pub use words::config_env_var;
+pub use words::{command_switches, config_env_var};
