@@ -61,7 +61,7 @@ fn assert_all_pass(tool: &[&str]) {
     assert_eq!(summary["ok"], true);
     assert_eq!(code, 0);
     // Every level 1 and 2 check of the pas contract ran.
-    assert_eq!(checks.len(), 19, "{checks:?}");
+    assert_eq!(checks.len(), 20, "{checks:?}");
 }
 
 #[test]
@@ -96,6 +96,10 @@ const FAULTS: &[(&str, &str)] = &[
     ("undocumented_exit", "exit_codes.documented"),
     ("exit_3", "exit_codes.semantic"),
     ("declared_exit_1", "errors.declared"),
+    // The help lies: it documents FILE_NOT_FOUND as 104 (the tool exits 100), or it never names
+    // --toon, which the tool accepts.
+    ("help_lies", "docs.truth"),
+    ("accepts_toon", "docs.truth"),
 ];
 
 #[test]
@@ -167,6 +171,7 @@ const STORE: Contract = Contract {
         "nav.paths",
         "state.rm_guard",
         "state.shapes",
+        "state.sync_source",
     ],
     faults: &[
         // `ls /` is also the spec's example, so its outputSchema catches the same entries.
@@ -180,6 +185,7 @@ const STORE: Contract = Contract {
         ("rm_shape", &["state.shapes"]),
         ("sync_event", &["state.shapes"]),
         ("feedback_status", &["state.shapes"]),
+        ("sync_missing_ok", &["state.sync_source"]),
     ],
 };
 
@@ -322,4 +328,98 @@ fn a_robot_tool_passes_every_robot_check() {
 #[test]
 fn every_robot_check_fails_on_the_fault_that_breaks_it() {
     assert_faults(&ROBOT);
+}
+
+/// safety.force: guard.py refuses `item delete` without --force and changes nothing; the fault
+/// that deletes anyway, and the one that deletes then refuses, both fail it.
+#[test]
+fn a_destructive_command_without_force_is_refused_and_changes_nothing() {
+    let script = fixture("guard.py");
+    let status = |fault: Option<&str>| {
+        let (code, checks, _) = conform_with("guard.yaml", &["python3", &script], fault);
+        let status = checks
+            .iter()
+            .find(|(id, _)| id == "safety.force")
+            .map(|(_, s)| s.clone());
+        (code, status, checks)
+    };
+    let (code, good, checks) = status(None);
+    assert_eq!(good.as_deref(), Some("pass"), "{checks:?}");
+    assert_eq!(code, 0, "{checks:?}");
+    for fault in ["no_guard", "late_guard"] {
+        let (code, status, checks) = status(Some(fault));
+        assert_eq!(status.as_deref(), Some("fail"), "FAULT={fault}: {checks:?}");
+        assert_eq!(code, 105);
+    }
+}
+
+/// Runs `pas-gen --agent conform ARGS` and returns (exit code, stdout, stderr).
+fn pas_gen_conform(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_pas-gen"))
+        .args(["--agent", "conform"])
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_target_that_cannot_start_is_an_error_not_a_report() {
+    let (code, stdout, stderr) = pas_gen_conform(&["--", "/nonexistent/pas-conform-tool"]);
+    assert_eq!(code, 106, "{stderr}");
+    assert!(stdout.is_empty(), "no check ran: {stdout}");
+    let error: Value = serde_json::from_str(stderr.trim()).unwrap();
+    assert_eq!(error["error"], "TARGET_NOT_STARTED");
+}
+
+#[test]
+fn a_level_out_of_range_is_a_usage_error() {
+    for level in ["0", "9"] {
+        let (code, stdout, stderr) =
+            pas_gen_conform(&["--level", level, "--", &fixture("good.sh")]);
+        assert_eq!(code, 2, "--level {level}: {stderr}");
+        assert!(stdout.is_empty());
+        let error: Value = serde_json::from_str(stderr.trim()).unwrap();
+        assert_eq!(error["error"], "INVALID_VALUE");
+    }
+}
+
+/// Every process whose command line holds `marker` (the test's own, found by a unique marker).
+fn processes_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        if !entry.file_name().to_string_lossy().chars().all(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
+            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if text.contains(marker) {
+                found.push(format!("{}: {text}", entry.file_name().to_string_lossy()));
+            }
+        }
+    }
+    found
+}
+
+/// A tool that ignores SIGTERM, SIGHUP and SIGINT and never ends: every call of it times out,
+/// on a pipe and on a pseudo-terminal, and conform must leave none of its processes behind.
+#[test]
+fn conform_leaves_no_process_behind() {
+    let marker = format!("301.{}", std::process::id());
+    let script = format!("trap '' TERM HUP INT; sleep {marker}");
+    let (code, _, stderr) = pas_gen_conform(&["--", "sh", "-c", &script]);
+    assert_ne!(code, 0, "{stderr}");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let left = processes_with(&marker);
+    // Clean up after a failure, so one broken run does not leave sleeps for hours.
+    for line in &left {
+        if let Some(pid) = line.split(':').next() {
+            let _ = Command::new("kill").args(["-KILL", pid]).status();
+        }
+    }
+    assert!(left.is_empty(), "orphans: {left:?}");
 }
