@@ -55,13 +55,17 @@ fn conform_with(
 
 fn assert_all_pass(tool: &[&str]) {
     let (code, checks, summary) = conform(tool, None);
-    let failed: Vec<_> = checks.iter().filter(|(_, s)| s != "pass").collect();
+    // good.yaml has no destructive command: safety.force has nothing to judge (guard.py shows it).
+    let failed: Vec<_> = checks
+        .iter()
+        .filter(|(id, s)| s != "pass" && !(id == "safety.force" && s == "skip"))
+        .collect();
     assert!(failed.is_empty(), "{failed:?}");
     assert_eq!(summary["levelMet"], 2);
     assert_eq!(summary["ok"], true);
     assert_eq!(code, 0);
     // Every level 1 and 2 check of the pas contract ran.
-    assert_eq!(checks.len(), 20, "{checks:?}");
+    assert_eq!(checks.len(), 21, "{checks:?}");
 }
 
 #[test]
@@ -126,7 +130,7 @@ fn every_check_fails_on_the_tool_that_breaks_its_rule() {
     }
     // Every check of levels 1 and 2 has a fault that breaks it.
     let (_, checks, _) = conform(&[&fixture("good.sh")], None);
-    for (id, _) in &checks {
+    for (id, _) in checks.iter().filter(|(_, status)| status != "skip") {
         assert!(FAULTS.iter().any(|(_, c)| c == id), "no fault breaks {id}");
     }
 }
@@ -141,11 +145,11 @@ fn the_human_report_is_a_table_with_the_level_met() {
             "--",
             &fixture("bad.sh"),
         ])
-        .env("FAULT", "usage_exit_1")
+        .env("FAULT", "agent_help_always")
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("✗ exit_codes.usage"), "{text}");
+    assert!(text.contains("✗ help.human"), "{text}");
     assert!(text.contains("Conformance: Level 1 (Agent-Safe)"), "{text}");
     assert_eq!(out.status.code(), Some(105));
 }
