@@ -29,7 +29,7 @@ fn state(ctx: &mut Ctx) -> State {
         .map(|planned| {
             let args = ctx.machine(&planned.args);
             let run = ctx.run(&Call::new(&args));
-            (planned.text.clone(), run.stdout)
+            (planned.text.clone(), without_timings(&run.stdout))
         })
         .collect();
     let mut files = BTreeMap::new();
@@ -37,6 +37,28 @@ fn state(ctx: &mut Ctx) -> State {
         walk(scratch.path(), scratch.path(), &mut files);
     }
     State { reads, files }
+}
+
+/// Output with the envelopes' timings set aside (`meta.elapsed`, `duration_ms`): they differ
+/// between two identical calls.
+fn without_timings(stdout: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(stdout);
+    let lines: Vec<String> = text
+        .lines()
+        .map(|line| match serde_json::from_str::<serde_json::Value>(line) {
+            Ok(mut value) => {
+                if let Some(meta) = value.get_mut("meta").and_then(|m| m.as_object_mut()) {
+                    meta.remove("elapsed");
+                }
+                if let Some(object) = value.as_object_mut() {
+                    object.remove("duration_ms");
+                }
+                value.to_string()
+            }
+            Err(_) => line.to_owned(),
+        })
+        .collect();
+    lines.join("\n").into_bytes()
 }
 
 fn walk(root: &Path, dir: &Path, files: &mut BTreeMap<String, Vec<u8>>) {

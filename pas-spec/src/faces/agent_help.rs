@@ -334,12 +334,13 @@ fn examples_section<'a>(
 /// `None`) or those a command names.
 fn error_codes_section(out: &mut String, registry: &Registry, only: Option<&[&str]>) {
     out.push('\n');
-    match surface::of(registry.profile).errors {
-        ErrorChannel::StderrTable => section(out, "ERROR CODES"),
-        ErrorChannel::Envelope => section(
+    section(out, "ERROR CODES");
+    if surface::of(registry.profile).errors == ErrorChannel::Envelope {
+        let _ = writeln!(
             out,
-            "ERROR CODES (exit code, then what failed with the envelope's error.code)",
-        ),
+            "  A failure is one envelope, ok:false, whose error.code is the constant in \
+             parentheses; the exit code is 1, or 2 when a prerequisite blocks the call."
+        );
     }
     let rows = exit_code_rows(registry, only);
     for (code, text) in rows {
