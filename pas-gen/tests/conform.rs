@@ -427,3 +427,29 @@ fn conform_leaves_no_process_behind() {
     }
     assert!(left.is_empty(), "orphans: {left:?}");
 }
+
+/// The runtime's CLI of a spec with no handlers (`pas-spec-cli`, built beside pas-gen).
+fn spec_cli() -> String {
+    let exe = std::path::Path::new(env!("CARGO_BIN_EXE_pas-gen")).with_file_name("pas-spec-cli");
+    assert!(exe.exists(), "run `cargo build --bin pas-spec-cli` first");
+    exe.to_string_lossy().into_owned()
+}
+
+/// docs.truth on the robot fixture (tests/fixtures/valid/robot.yaml) as the runtime serves it:
+/// its agent help's exit codes and flags are what the binary does.
+#[test]
+fn the_robot_fixture_tells_the_truth() {
+    let spec = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/valid/robot.yaml");
+    let out = Command::new(env!("CARGO_BIN_EXE_pas-gen"))
+        .args(["--agent", "conform", "--level", "1", "--", &spec_cli()])
+        .env("PAS_SPEC_CLI_SPEC", &spec)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let truth: Value = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|l| l["check"] == "docs.truth")
+        .unwrap_or_else(|| panic!("docs.truth ran: {text}"));
+    assert_eq!(truth["status"], "pass", "{truth}");
+}

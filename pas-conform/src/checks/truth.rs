@@ -99,16 +99,28 @@ fn refused(contract: Contract, run: &Run) -> bool {
             name.as_str(),
             "UNKNOWN_ARGUMENT" | "INVALID_ARGUMENT" | "USAGE_ERROR" | "INVALID_VALUE"
         ),
+        // No structured error (human mode): misuse exits 2, or says so.
         Err(_) => {
             let text = format!("{}{}", run.out(), run.err()).to_lowercase();
-            text.contains("unexpected argument") || text.contains("unknown")
+            run.code == Some(2)
+                || ["unexpected argument", "unrecognized", "unknown"]
+                    .iter()
+                    .any(|w| text.contains(w))
         }
     }
 }
 
 /// docs.truth (every contract).
 pub fn docs_truth(ctx: &mut Ctx) -> Verdict {
-    let help_run = ctx.agent_help();
+    let mut help_run = ctx.agent_help();
+    if documented_codes(&help_run.out()).is_empty() && ctx.contract != Contract::Pas {
+        // A tool built with pas documents itself at `--agent --help` in every profile that has
+        // the switch (the robot profile runs on the pas machinery until its own lands).
+        let agent = ctx.cached(&["--agent".to_owned(), "--help".to_owned()]);
+        if agent.exited(0) && !documented_codes(&agent.out()).is_empty() {
+            help_run = agent;
+        }
+    }
     let help = help_run.out();
     let documented = documented_codes(&help);
     if !help_run.exited(0) || documented.is_empty() {
@@ -215,8 +227,9 @@ pub fn docs_truth(ctx: &mut Ctx) -> Verdict {
     }
 
     // 3. Flags: those the help names are taken; machine-output flags it omits are refused.
-    let Some((planned, _)) = runs.first().cloned() else {
-        notes.push("no runnable example to try the flags on".into());
+    // The base call: the first example the binary does not refuse as a usage error.
+    let Some((planned, _)) = runs.iter().find(|(_, r)| !refused(contract, r)).cloned() else {
+        notes.push("no example the binary takes, to try the flags on".into());
         return finish(judged, notes);
     };
     let base = planned.args.clone();

@@ -240,9 +240,13 @@ pub(crate) fn exit_code_rows(registry: &Registry, only: Option<&[&str]>) -> Vec<
         .iter()
         .any(|c| c.effect == Effect::Destructive)
         && only.is_none_or(|names| names.contains(&confirm));
-    if destructive && !registry.exit_codes.iter().any(|c| c.name == confirm) {
+    let confirm_exit = surface.exit_of(registry, confirm);
+    if destructive
+        && !registry.exit_codes.iter().any(|c| c.name == confirm)
+        && !declared(confirm_exit)
+    {
         rows.push((
-            u16::from(surface.exit_of(registry, confirm)),
+            u16::from(confirm_exit),
             0,
             format!(
                 "Destructive command without --{} ({confirm})",
