@@ -285,8 +285,10 @@ impl App {
             cmd = cmd.color(clap::ColorChoice::Never);
         }
         // Agent help: with `--agent`, or always where output is machine output always.
-        let agent_help_wanted =
-            pre.agent || pas_spec::surface::of(self.registry.profile).machine_switch.is_none();
+        let agent_help_wanted = pre.agent
+            || pas_spec::surface::of(self.registry.profile)
+                .machine_switch
+                .is_none();
         if pre.help && agent_help_wanted {
             return agent_help(shared, &cmd, &pre.argv);
         }

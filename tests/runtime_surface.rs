@@ -64,7 +64,12 @@ fn compose_refuses_agent_and_format_its_faces_never_name() {
     let llm = pas::faces::llm::render(&todo);
     let catalog = pas::spec::faces::catalog::to_json(&todo);
     let mcp = pas::faces::mcp::render(&todo);
-    for (face, body) in [("help", &help), ("llm", &llm), ("catalog", &catalog), ("mcp", &mcp)] {
+    for (face, body) in [
+        ("help", &help),
+        ("llm", &llm),
+        ("catalog", &catalog),
+        ("mcp", &mcp),
+    ] {
         assert!(!body.contains("--agent"), "{face} names --agent");
         assert!(!body.contains("NDJSON"), "{face} names NDJSON");
         assert!(!body.contains("--format"), "{face} names --format");
@@ -105,7 +110,12 @@ fn builtin_words_work_with_or_without_agent_and_after_global_flags() {
         &["--agent", "--url=http://x", "tools"],
     ] {
         let out = cli("specs/docstore.yaml", args);
-        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", text(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
         assert_eq!(text(&out.stdout), catalog, "{args:?}");
     }
     let one = cli("specs/docstore.yaml", &["tools", "ls"]);

@@ -396,7 +396,12 @@ fn a_level_out_of_range_is_a_usage_error() {
 fn processes_with(marker: &str) -> Vec<String> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        if !entry.file_name().to_string_lossy().chars().all(|c| c.is_ascii_digit()) {
+        if !entry
+            .file_name()
+            .to_string_lossy()
+            .chars()
+            .all(|c| c.is_ascii_digit())
+        {
             continue;
         }
         if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {

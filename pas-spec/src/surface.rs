@@ -321,7 +321,7 @@ mod tests {
     #[test]
     fn compose_has_no_agent_and_no_format() {
         assert!(!COMPOSE.has_flag("agent"));
-        assert!(!COMPOSE.list_format_flag);
+        const { assert!(!COMPOSE.list_format_flag) };
         assert!(COMPOSE.has_flag("toon"));
         assert!(PAS.has_flag("agent") && !PAS.has_flag("toon"));
     }

@@ -74,7 +74,7 @@ fn agent_help_names_every_command_parameter_type_and_exit_code() {
         let codes = registry
             .exit_codes
             .iter()
-            .map(|c| (c.name.as_str()))
+            .map(|c| c.name.as_str())
             .chain(builtin_codes::BUILTINS.iter().map(|b| b.name))
             .map(|name| (u16::from(surface.exit_of(&registry, name)), name));
         for (code, name) in codes {

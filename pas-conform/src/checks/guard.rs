@@ -45,18 +45,20 @@ fn without_timings(stdout: &[u8]) -> Vec<u8> {
     let text = String::from_utf8_lossy(stdout);
     let lines: Vec<String> = text
         .lines()
-        .map(|line| match serde_json::from_str::<serde_json::Value>(line) {
-            Ok(mut value) => {
-                if let Some(meta) = value.get_mut("meta").and_then(|m| m.as_object_mut()) {
-                    meta.remove("elapsed");
+        .map(
+            |line| match serde_json::from_str::<serde_json::Value>(line) {
+                Ok(mut value) => {
+                    if let Some(meta) = value.get_mut("meta").and_then(|m| m.as_object_mut()) {
+                        meta.remove("elapsed");
+                    }
+                    if let Some(object) = value.as_object_mut() {
+                        object.remove("duration_ms");
+                    }
+                    value.to_string()
                 }
-                if let Some(object) = value.as_object_mut() {
-                    object.remove("duration_ms");
-                }
-                value.to_string()
-            }
-            Err(_) => line.to_owned(),
-        })
+                Err(_) => line.to_owned(),
+            },
+        )
         .collect();
     lines.join("\n").into_bytes()
 }
@@ -87,10 +89,7 @@ pub fn force(ctx: &mut Ctx) -> Verdict {
     let Some(registry) = ctx.registry.clone() else {
         return Verdict::skip("no spec: the destructive commands and their examples come from it");
     };
-    let confirm = format!(
-        "--{}",
-        pas_spec::surface::of(registry.profile).confirm_flag
-    );
+    let confirm = format!("--{}", pas_spec::surface::of(registry.profile).confirm_flag);
     let destructive: Vec<_> = registry
         .commands
         .iter()
@@ -151,7 +150,10 @@ pub fn force(ctx: &mut Ctx) -> Verdict {
         judged.push(run);
     }
     if judged.is_empty() {
-        return Verdict::skip(format!("no destructive command could be run: {}", unjudged.join("; ")));
+        return Verdict::skip(format!(
+            "no destructive command could be run: {}",
+            unjudged.join("; ")
+        ));
     }
     let verdict = Verdict::pass(&judged.iter().collect::<Vec<_>>());
     if unjudged.is_empty() {

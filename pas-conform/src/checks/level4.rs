@@ -147,7 +147,10 @@ pub fn sync_source(ctx: &mut Ctx) -> Verdict {
         );
     }
     if let Err(why) = super::errors::stderr_error(&run) {
-        return Verdict::fail(format!("the failure is not a structured error: {why}"), &[&run]);
+        return Verdict::fail(
+            format!("the failure is not a structured error: {why}"),
+            &[&run],
+        );
     }
     Verdict::pass(&[&run])
 }

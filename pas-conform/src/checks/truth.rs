@@ -271,9 +271,7 @@ pub fn docs_truth(ctx: &mut Ctx) -> Verdict {
         let run = ctx.run(&Call::new(&args));
         if !refused(contract, &run) {
             return Verdict::fail(
-                format!(
-                    "the binary accepts {spelled}, a machine-output flag its help never names"
-                ),
+                format!("the binary accepts {spelled}, a machine-output flag its help never names"),
                 &[&help_run, &run],
             );
         }

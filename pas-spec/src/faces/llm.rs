@@ -223,10 +223,12 @@ fn machine_mode(registry: &Registry) -> String {
     let help = surface.invocation_prefix(registry).join(" ");
     let words: Vec<String> = surface
         .reachable_words(registry)
-        .map(|b| match b.args.starts_with(['[', '<']) || b.args.is_empty() {
-            true => format!("`{name} {}`", b.word),
-            false => format!("`{name} {} {}`", b.word, b.args),
-        })
+        .map(
+            |b| match b.args.starts_with(['[', '<']) || b.args.is_empty() {
+                true => format!("`{name} {}`", b.word),
+                false => format!("`{name} {} {}`", b.word, b.args),
+            },
+        )
         .collect();
     format!(
         "{contract} `{help} --help` prints the short contract. Built-in commands: {}.",
@@ -331,7 +333,10 @@ fn command_doc(registry: &Registry, command: &Command) -> CommandDoc {
         && !command.errors.iter().any(|e| e == surface.confirm_error)
     {
         let confirm = surface.confirm_error;
-        errors.push(format!("{confirm} ({})", surface.exit_of(registry, confirm)));
+        errors.push(format!(
+            "{confirm} ({})",
+            surface.exit_of(registry, confirm)
+        ));
     }
     let mut parameters: Vec<Row> = command
         .parameters
@@ -383,9 +388,7 @@ fn command_doc(registry: &Registry, command: &Command) -> CommandDoc {
 fn output_words(registry: &Registry, kind: OutputKind) -> &'static str {
     let surface = surface::of(registry.profile);
     match kind {
-        OutputKind::List | OutputKind::Events
-            if surface.list_shape == ListShape::EnvelopeArray =>
-        {
+        OutputKind::List | OutputKind::Events if surface.list_shape == ListShape::EnvelopeArray => {
             "one envelope whose data is the array of items"
         }
         OutputKind::List if surface.list_format_flag => {

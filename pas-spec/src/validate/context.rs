@@ -63,7 +63,9 @@ impl<'a> Context<'a> {
             ("docs" | "completions" | "man", _) => {
                 Some("a built-in documentation command (`.llm`, completions, man page)")
             }
-            _ if builtin => Some("a built-in command of the profile (see `surface::BUILTIN_WORDS`)"),
+            _ if builtin => {
+                Some("a built-in command of the profile (see `surface::BUILTIN_WORDS`)")
+            }
             ("capabilities", Profile::Robot) => Some("a built-in command of the robot profile"),
             _ if self.verbs.iter().any(|verb| verb.as_str() == word) => {
                 Some("a verb command generated from `resources`")
