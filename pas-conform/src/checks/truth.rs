@@ -201,8 +201,32 @@ pub fn docs_truth(ctx: &mut Ctx) -> Verdict {
         judged.push(run);
     }
 
-    // 2. The shape of each list command's output, as its COMMANDS row names it.
+    // An example that fails (a missing file, an unknown id) ends with its constant's code too.
     let runs = ctx.example_runs();
+    for (planned, run) in &runs {
+        if run.exited(0) || run.timed_out {
+            continue;
+        }
+        let Ok(name) = error_name(contract, run) else {
+            continue;
+        };
+        let Some(&exit) = documented.get(&name) else {
+            continue;
+        };
+        if !run.exited(exit) {
+            return Verdict::fail(
+                format!(
+                    "`{}` failed with {name}, which the help says exits {exit}; it ended with {}",
+                    planned.text,
+                    run.status()
+                ),
+                &[&help_run, run],
+            );
+        }
+        judged.push(run.clone());
+    }
+
+    // 2. The shape of each list command's output, as its COMMANDS row names it.
     for (planned, run) in &runs {
         let Some(command) = &planned.command else {
             continue;
