@@ -458,3 +458,29 @@ fn the_robot_fixture_tells_the_truth() {
         .unwrap_or_else(|| panic!("docs.truth ran: {text}"));
     assert_eq!(truth["status"], "pass", "{truth}");
 }
+
+/// A tool with nothing to show (an empty store: every list prints nothing and exits 0) gets
+/// `skip` with a reason from the checks that judge output, never a `pass` on empty evidence.
+#[test]
+fn no_data_is_a_skip_never_a_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("empty.sh");
+    std::fs::write(&script, "#!/bin/sh\n# Prints nothing, successfully.\nexit 0\n").unwrap();
+    std::fs::set_permissions(
+        &script,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let (_, checks, _) = conform(&[script.to_str().unwrap()], None);
+    for id in [
+        "output.json",
+        "output.ndjson",
+        "output.schema",
+        "output.format_array",
+        "output.deterministic",
+        "streams.pipe_close",
+    ] {
+        let status = checks.iter().find(|(c, _)| c == id).map(|(_, s)| s.as_str());
+        assert_eq!(status, Some("skip"), "{id} in {checks:?}");
+    }
+}
