@@ -156,3 +156,28 @@ fn the_confirm_flag_exists_wherever_a_face_names_it() {
     assert!(help.contains("--force"), "{help}");
     assert!(Path::new(env!("CARGO_BIN_EXE_pas-spec-cli")).exists());
 }
+
+/// A one-command compose tool whose command takes flags only keeps `tools` and `health`.
+#[test]
+fn a_one_command_compose_tool_keeps_its_built_ins() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("one.yaml");
+    std::fs::write(
+        &spec,
+        "specVersion: 1\nname: one\nversion: 1.0.0\nsummary: One command.\nprofile: compose\n\
+         commands:\n  - name: run\n    path: []\n    description: Run.\n    parameters:\n      \
+         - {name: fast, type: boolean, description: Faster.}\n",
+    )
+    .unwrap();
+    let spec = spec.to_str().unwrap();
+    for args in [&["tools"][..], &["health"], &["--fast", "tools"]] {
+        let out = cli(spec, args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            text(&out.stdout)
+        );
+        assert_eq!(envelope(&out)["ok"], true, "{args:?}");
+    }
+}

@@ -465,12 +465,12 @@ fn the_robot_fixture_tells_the_truth() {
 fn no_data_is_a_skip_never_a_pass() {
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("empty.sh");
-    std::fs::write(&script, "#!/bin/sh\n# Prints nothing, successfully.\nexit 0\n").unwrap();
-    std::fs::set_permissions(
+    std::fs::write(
         &script,
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+        "#!/bin/sh\n# Prints nothing, successfully.\nexit 0\n",
     )
     .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let (_, checks, _) = conform(&[script.to_str().unwrap()], None);
     for id in [
         "output.json",
@@ -480,7 +480,10 @@ fn no_data_is_a_skip_never_a_pass() {
         "output.deterministic",
         "streams.pipe_close",
     ] {
-        let status = checks.iter().find(|(c, _)| c == id).map(|(_, s)| s.as_str());
+        let status = checks
+            .iter()
+            .find(|(c, _)| c == id)
+            .map(|(_, s)| s.as_str());
         assert_eq!(status, Some("skip"), "{id} in {checks:?}");
     }
 }
