@@ -179,6 +179,24 @@ impl App {
             }
             None => None,
         };
+        // A profile whose output is machine output always has no `--agent`: its faces never
+        // mention it, so the binary refuses it rather than accept a flag that changes nothing.
+        let surface = pas_spec::surface::of(self.registry.profile);
+        if surface.machine_switch.is_none() && pre.agent_flag {
+            early = Some(
+                Error::new(
+                    codes::UNKNOWN_ARGUMENT,
+                    format!(
+                        "unexpected argument '--agent': {} answers JSON on every call",
+                        self.registry.name
+                    ),
+                )
+                .with_suggestion(format!(
+                    "drop --agent; `{} --help` prints the contract",
+                    self.registry.name
+                )),
+            );
+        }
         if pre.audit_log_missing {
             early = Some(
                 Error::new(codes::MISSING_ARGUMENT, "--audit-log needs a file")
@@ -256,14 +274,8 @@ impl App {
                 Err(err) => Stop::from(err).into(),
             };
         }
-        if builtins::pas_tools(&self.registry, pre.agent, &pre.argv) {
-            let reply = Reply::object(&pas_spec::faces::catalog::catalog(&self.registry));
-            return match render::drive::reply(shared, reply) {
-                Ok(()) => Outcome::Success,
-                Err(stop) => stop.into(),
-            };
-        }
-        // `docs`, `completions <shell>`, `man`: every tool's documentation built-ins.
+        // `docs`, `completions <shell>`, `man`, and `tools` outside compose: the built-in words
+        // answered before clap, with or without `--agent`, after the global flags.
         if let Some(outcome) =
             doc_commands::answer(&self.registry, &self.command, shared, &pre.argv)
         {
@@ -282,7 +294,12 @@ impl App {
         if pre.agent {
             cmd = cmd.color(clap::ColorChoice::Never);
         }
-        if pre.help && pre.agent {
+        // Agent help: with `--agent`, or always where output is machine output always.
+        let agent_help_wanted = pre.agent
+            || pas_spec::surface::of(self.registry.profile)
+                .machine_switch
+                .is_none();
+        if pre.help && agent_help_wanted {
             return agent_help(shared, &cmd, &pre.argv);
         }
         match cmd.try_get_matches_from_mut(pre.argv.iter()) {
@@ -293,7 +310,7 @@ impl App {
             }
             Err(err) => match err.kind() {
                 // `tool --agent help <command>`: clap's help subcommand, answered by the profile.
-                ErrorKind::DisplayHelp if pre.agent => agent_help(shared, &cmd, &pre.argv),
+                ErrorKind::DisplayHelp if agent_help_wanted => agent_help(shared, &cmd, &pre.argv),
                 // clap writes these itself: a stdout closed at start (`>&-`) would swallow them.
                 ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
                     if crate::closed_stdout::stdout_was_closed() =>
@@ -305,7 +322,8 @@ impl App {
                     Err(err) => Stop::from(err).into(),
                 },
                 _ => {
-                    let mut words = vec![self.registry.name.clone(), argv::AGENT_FLAG.to_owned()];
+                    let surface = pas_spec::surface::of(self.registry.profile);
+                    let mut words = surface.invocation_prefix(&self.registry);
                     words.extend(route::help_path(&cmd, &pre.argv));
                     words.push("--help".to_owned());
                     let error = parse_error::map(&err, &words.join(" "));

@@ -30,6 +30,8 @@ pub(crate) struct Prescan {
     pub argv: Vec<OsString>,
     /// `--agent` was given, or the environment variable is set.
     pub agent: bool,
+    /// `--agent` itself was in argv (a profile without it refuses the flag, not the variable).
+    pub agent_flag: bool,
     /// Where to append the audit record.
     pub audit_log: Option<PathBuf>,
     /// `--audit-log` was the last word, with no file after it.
@@ -75,6 +77,7 @@ pub(crate) fn prescan(args: impl IntoIterator<Item = OsString>, env_agent: bool)
             options_ended = true;
         } else if bytes == AGENT_FLAG.as_bytes() {
             found.agent = true;
+            found.agent_flag = true;
             continue;
         } else if bytes == SPEC_FLAG.as_bytes() {
             found.print_spec = true;
@@ -106,6 +109,45 @@ pub(crate) fn prescan(args: impl IntoIterator<Item = OsString>, env_agent: bool)
         found.argv.push(arg);
     }
     found
+}
+
+/// The index in argv (after the pre-scan) of the word that selects a command: the first word
+/// after the tool's global flags and their values (`todo --db x tools` selects `tools`), or
+/// `None` when argv holds no such word before `--`. The built-in words are looked for there, so
+/// they work after global flags as commands do.
+pub(crate) fn command_word(registry: &pas_spec::Registry, argv: &[OsString]) -> Option<usize> {
+    let surface = pas_spec::surface::of(registry.profile);
+    let mut index = 1;
+    while let Some(arg) = argv.get(index) {
+        let word = arg.to_string_lossy();
+        if word == "--" {
+            return None;
+        }
+        if !word.starts_with('-') || word == "-" {
+            return Some(index);
+        }
+        let (name, inline_value) = match word.split_once('=') {
+            Some((name, _)) => (name, true),
+            None => (word.as_ref(), false),
+        };
+        let global = registry.global_flags.iter().find(|p| {
+            name.strip_prefix("--") == Some(p.name.as_str())
+                || p.short.is_some_and(|short| name == format!("-{short}"))
+        });
+        let takes_value = match global {
+            Some(param) => param.ty != pas_spec::ParamType::Boolean,
+            None if name
+                .strip_prefix("--")
+                .is_some_and(|long| surface.has_flag(long)) =>
+            {
+                false
+            }
+            // Not a global flag: whatever follows belongs to clap's judgement.
+            None => return None,
+        };
+        index += if takes_value && !inline_value { 2 } else { 1 };
+    }
+    None
 }
 
 /// The path after `--audit-log=` or `--config=`, without lossy conversion where the platform allows it.
@@ -169,6 +211,33 @@ mod tests {
         assert!(scan(&["t", "--config"]).config_missing);
         // The compose `config` command is a word, not the flag.
         assert_eq!(scan(&["t", "config", "show"]).argv, ["t", "config", "show"]);
+    }
+
+    #[test]
+    fn the_command_word_comes_after_global_flags() {
+        let spec = r#"
+specVersion: 1
+name: t
+version: 1.0.0
+summary: s
+globalFlags:
+  - {name: db, description: the file}
+  - {name: quiet, type: boolean, description: less}
+commands:
+  - {name: get, description: one}
+"#;
+        let source = pas_spec::Source::new("t.yaml", spec, pas_spec::Format::Yaml);
+        let registry = pas_spec::load::parse(&source).unwrap();
+        let at = |words: &[&str]| {
+            let argv: Vec<OsString> = words.iter().map(OsString::from).collect();
+            command_word(&registry, &argv)
+        };
+        assert_eq!(at(&["t", "tools"]), Some(1));
+        assert_eq!(at(&["t", "--db", "x", "tools"]), Some(3));
+        assert_eq!(at(&["t", "--db=x", "--quiet", "docs"]), Some(3));
+        assert_eq!(at(&["t", "--nope", "docs"]), None);
+        assert_eq!(at(&["t", "--", "docs"]), None);
+        assert_eq!(at(&["t", "--db"]), None);
     }
 
     #[test]

@@ -25,9 +25,12 @@ pub(crate) fn augment(
         .name(registry.name.clone())
         .bin_name(registry.name.clone())
         .version(version);
+    // The profile's surface table says which runtime flags exist (the faces read the same
+    // table), so a flag no face documents is a flag clap refuses.
+    let surface = pas_spec::surface::of(registry.profile);
     // `--agent`, `--audit-log` and `--config` are taken out of argv before clap parses (see argv.rs); they
     // are declared here so that human `--help` documents them.
-    if !has_long(&cmd, "agent") {
+    if surface.machine_switch.is_some() && !has_long(&cmd, "agent") {
         cmd = cmd.arg(
             Arg::new("pas_agent")
                 .long("agent")
@@ -80,7 +83,7 @@ pub(crate) fn augment(
     // The level 3/4 verbs too: `ls` is a list, and the verbs have examples.
     for command in registry.commands.iter().chain(verbs.iter().map(|v| &**v)) {
         let path = command.argv_path();
-        let list = command.output == OutputKind::List;
+        let list = command.output == OutputKind::List && surface.list_format_flag;
         let examples: &[Example] = if path.is_empty() {
             &[]
         } else {

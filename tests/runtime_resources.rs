@@ -200,16 +200,14 @@ fn rm_of_a_wildcard_needs_force_in_the_pas_profile() {
 fn sync_stops_with_the_runtime_error_on_a_child_no_template_describes() {
     let dir = tempfile::tempdir().unwrap();
     // Echo lists a directory `one` under every path, and `one` is a collection's child that
-    // matches no template: the walk fails on it with the runtime's error, after the start.
+    // matches no template: the walk fails on it with the runtime's error. The walk is the
+    // source check, made before the first event: stdout stays empty (PAS 2.1.1).
     let run = run(
         dir.path(),
         &["--agent", "sync", "/collections/books", "./copy"],
     );
     assert_eq!(run.code, Some(2), "{}", run.stderr);
-    assert_eq!(
-        run.stdout,
-        "{\"event\":\"start\",\"remote\":\"/collections/books\",\"local\":\"./copy\"}\n"
-    );
+    assert_eq!(run.stdout, "");
     let error: Value = serde_json::from_str(&run.stderr).unwrap();
     assert_eq!(error["error"], "INVALID_ARGUMENT");
 }

@@ -130,7 +130,14 @@ impl Ctx {
                 .is_some_and(|c| matches!(c.output, OutputKind::List | OutputKind::Events))
         };
         let ok: Vec<(Planned, Run)> = runs.into_iter().filter(|(_, r)| r.exited(0)).collect();
-        ok.iter().find(|(p, _)| streams(p)).or(ok.first()).cloned()
+        // One that printed something first: an empty output shows nothing about streams.
+        let printed = |r: &Run| !r.stdout.is_empty();
+        ok.iter()
+            .find(|(p, r)| streams(p) && printed(r))
+            .or(ok.iter().find(|(_, r)| printed(r)))
+            .or(ok.iter().find(|(p, _)| streams(p)))
+            .or(ok.first())
+            .cloned()
     }
 
     /// Why no example could be used: none that ran exited 0, or why the first was not run, or

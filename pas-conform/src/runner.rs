@@ -1,7 +1,9 @@
 //! Running the tool under test: one call with a bounded wait, its output collected.
 //!
 //! Every call runs in its own process group so that a timeout, or the SIGTERM check, reaches the
-//! tool and anything it started (a shell script's children too). Signals are sent with the
+//! tool and anything it started (a shell script's children too); when the call ends, or times
+//! out, the whole group is killed, and so is every descendant in a group or session of its own
+//! (the pseudo-terminal calls), so a conformance run leaves no process behind. Signals are sent with the
 //! `kill` command rather than libc, so the engine needs no `unsafe`.
 
 use std::io::{Read, Write};
@@ -76,6 +78,8 @@ pub struct Run {
     pub timed_out: bool,
     /// How long it ran.
     pub elapsed: Duration,
+    /// Why the program could not be started (then nothing else is known).
+    pub not_started: Option<String>,
 }
 
 impl Run {
@@ -155,9 +159,11 @@ impl Program {
         let mut child = match self.spawn(call) {
             Ok(child) => child,
             Err(err) => {
+                let why = format!("cannot start {}: {err}", self.prefix[0]);
                 return Run {
                     argv,
-                    stderr: format!("cannot start {}: {err}", self.prefix[0]).into_bytes(),
+                    stderr: why.clone().into_bytes(),
+                    not_started: Some(why),
                     ..Run::default()
                 };
             }
@@ -188,6 +194,7 @@ impl Program {
             stderr: err.join().unwrap_or_default(),
             timed_out,
             elapsed: started.elapsed(),
+            not_started: None,
         }
     }
 
@@ -228,19 +235,91 @@ fn collect<R: Read + Send + 'static>(stream: Option<R>) -> JoinHandle<Vec<u8>> {
     })
 }
 
-/// Waits for the child up to `timeout`; past it, kills its whole group.
+/// Waits for the child up to `timeout`; past it, kills everything it started (see
+/// [`kill_tree`]). Once it ended, whatever is left of its process group (a shell's background
+/// child, a child that ignored the signals) is killed too: a call never outlives its check.
 pub fn wait(child: &mut Child, timeout: Duration) -> (Option<std::process::ExitStatus>, bool) {
     let deadline = Instant::now() + timeout;
     loop {
         match child.try_wait() {
-            Ok(Some(status)) => return (Some(status), false),
+            Ok(Some(status)) => {
+                kill_leftovers(child.id());
+                return (Some(status), false);
+            }
             Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(10)),
             _ => {
-                signal_group(child.id(), "KILL");
-                return (child.wait().ok(), true);
+                kill_tree(child.id());
+                let status = child.wait().ok();
+                kill_leftovers(child.id());
+                return (status, true);
             }
         }
     }
+}
+
+/// One row of the process table: (pid, parent pid, process group).
+fn process_table() -> Vec<(u32, u32, u32)> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter_map(|entry| {
+            let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+            // `pid (comm) state ppid pgrp ...`; comm may hold spaces and parentheses.
+            let rest = &stat[stat.rfind(')')? + 1..];
+            let mut fields = rest.split_whitespace().skip(1);
+            let ppid = fields.next()?.parse().ok()?;
+            let pgrp = fields.next()?.parse().ok()?;
+            Some((pid, ppid, pgrp))
+        })
+        .collect()
+}
+
+/// Kills `pid`, its process group, and every descendant with its own process group: a call
+/// on a pseudo-terminal (`script`) runs the tool in a session of its own, which a signal to
+/// `script`'s group does not reach, and a tool that ignores SIGHUP would outlive the terminal.
+pub fn kill_tree(pid: u32) {
+    let table = process_table();
+    let mut tree = vec![pid];
+    let mut next = 0;
+    while let Some(&parent) = tree.get(next) {
+        next += 1;
+        for (child, ppid, _) in &table {
+            if *ppid == parent && !tree.contains(child) {
+                tree.push(*child);
+            }
+        }
+    }
+    let mut groups: Vec<u32> = vec![pid];
+    for (member, _, pgrp) in &table {
+        if tree.contains(member) && !groups.contains(pgrp) && *pgrp > 1 {
+            groups.push(*pgrp);
+        }
+    }
+    let mut targets: Vec<String> = groups.iter().map(|g| format!("-{g}")).collect();
+    targets.extend(tree.iter().map(u32::to_string));
+    kill_all("KILL", &targets);
+}
+
+/// After the call's process ended: kills what still runs in its process group (the group
+/// keeps the leader's id after the leader is gone).
+fn kill_leftovers(pid: u32) {
+    if process_table().iter().any(|(_, _, pgrp)| *pgrp == pid) {
+        signal_group(pid, "KILL");
+    }
+}
+
+/// One `kill` for many targets (`-PGID` for a group, `PID` for a process).
+fn kill_all(signal: &str, targets: &[String]) {
+    let _ = Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg("--")
+        .args(targets)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
 }
 
 /// Sends a signal (`TERM`, `KILL`, ...) to the process group led by `pid`.

@@ -98,6 +98,20 @@ impl Target {
         }
     }
 
+    /// Whether the program can be started at all (a missing or non-executable file, an empty
+    /// command): a target that cannot start is an error, never a run of checks that judge
+    /// nothing.
+    pub fn check_start(&self) -> Result<(), String> {
+        if self.program.prefix.is_empty() {
+            return Err("no command to check: give it after `--`".into());
+        }
+        let run = self.program.run(&Call::new(&["--version"]));
+        match run.not_started {
+            Some(why) => Err(why),
+            None => Ok(()),
+        }
+    }
+
     /// The tool's name: the spec's, else the program's file name.
     pub fn name(&self) -> String {
         if let Some(registry) = &self.registry {

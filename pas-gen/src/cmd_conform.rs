@@ -10,6 +10,8 @@ use crate::cmd_docs::load_spec;
 
 /// The exit code's name when the claimed level (or contract) is not met.
 const LEVEL_NOT_MET: &str = "LEVEL_NOT_MET";
+/// The exit code's name when the program after `--` cannot be started.
+const TARGET_NOT_STARTED: &str = "TARGET_NOT_STARTED";
 
 pub fn run(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     let command: Vec<String> = args.many("command")?;
@@ -18,10 +20,22 @@ pub fn run(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
         None => None,
     };
     let level: Option<i64> = args.get("level")?;
+    if let Some(level) = level.filter(|l| !(1..=4).contains(l)) {
+        return Err(Error::new(
+            pas::codes::INVALID_VALUE,
+            format!("--level {level} is not a PAS level"),
+        )
+        .with_suggestion("give --level 1, 2, 3 or 4 (or leave it out: the spec says)"));
+    }
     let contract = args
         .get::<String>("contract")?
         .and_then(|c| Contract::parse(&c));
     let target = Target::resolve(command, registry, level.map(|l| l as u8), contract);
+    // A program that cannot start would make every check judge nothing: an error, not a report.
+    target.check_start().map_err(|why| {
+        Error::new(TARGET_NOT_STARTED, why)
+            .with_suggestion("give the path of an executable after `--` (or a program on PATH)")
+    })?;
     let report = conform(&target);
     let verdict = (!report.ok()).then(|| {
         Err(Error::new(

@@ -55,13 +55,17 @@ fn conform_with(
 
 fn assert_all_pass(tool: &[&str]) {
     let (code, checks, summary) = conform(tool, None);
-    let failed: Vec<_> = checks.iter().filter(|(_, s)| s != "pass").collect();
+    // good.yaml has no destructive command: safety.force has nothing to judge (guard.py shows it).
+    let failed: Vec<_> = checks
+        .iter()
+        .filter(|(id, s)| s != "pass" && !(id == "safety.force" && s == "skip"))
+        .collect();
     assert!(failed.is_empty(), "{failed:?}");
     assert_eq!(summary["levelMet"], 2);
     assert_eq!(summary["ok"], true);
     assert_eq!(code, 0);
     // Every level 1 and 2 check of the pas contract ran.
-    assert_eq!(checks.len(), 19, "{checks:?}");
+    assert_eq!(checks.len(), 21, "{checks:?}");
 }
 
 #[test]
@@ -96,6 +100,10 @@ const FAULTS: &[(&str, &str)] = &[
     ("undocumented_exit", "exit_codes.documented"),
     ("exit_3", "exit_codes.semantic"),
     ("declared_exit_1", "errors.declared"),
+    // The help lies: it documents FILE_NOT_FOUND as 104 (the tool exits 100), or it never names
+    // --toon, which the tool accepts.
+    ("help_lies", "docs.truth"),
+    ("accepts_toon", "docs.truth"),
 ];
 
 #[test]
@@ -122,7 +130,7 @@ fn every_check_fails_on_the_tool_that_breaks_its_rule() {
     }
     // Every check of levels 1 and 2 has a fault that breaks it.
     let (_, checks, _) = conform(&[&fixture("good.sh")], None);
-    for (id, _) in &checks {
+    for (id, _) in checks.iter().filter(|(_, status)| status != "skip") {
         assert!(FAULTS.iter().any(|(_, c)| c == id), "no fault breaks {id}");
     }
 }
@@ -137,11 +145,11 @@ fn the_human_report_is_a_table_with_the_level_met() {
             "--",
             &fixture("bad.sh"),
         ])
-        .env("FAULT", "usage_exit_1")
+        .env("FAULT", "agent_help_always")
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("✗ exit_codes.usage"), "{text}");
+    assert!(text.contains("✗ help.human"), "{text}");
     assert!(text.contains("Conformance: Level 1 (Agent-Safe)"), "{text}");
     assert_eq!(out.status.code(), Some(105));
 }
@@ -167,6 +175,7 @@ const STORE: Contract = Contract {
         "nav.paths",
         "state.rm_guard",
         "state.shapes",
+        "state.sync_source",
     ],
     faults: &[
         // `ls /` is also the spec's example, so its outputSchema catches the same entries.
@@ -180,6 +189,7 @@ const STORE: Contract = Contract {
         ("rm_shape", &["state.shapes"]),
         ("sync_event", &["state.shapes"]),
         ("feedback_status", &["state.shapes"]),
+        ("sync_missing_ok", &["state.sync_source"]),
     ],
 };
 
@@ -322,4 +332,158 @@ fn a_robot_tool_passes_every_robot_check() {
 #[test]
 fn every_robot_check_fails_on_the_fault_that_breaks_it() {
     assert_faults(&ROBOT);
+}
+
+/// safety.force: guard.py refuses `item delete` without --force and changes nothing; the fault
+/// that deletes anyway, and the one that deletes then refuses, both fail it.
+#[test]
+fn a_destructive_command_without_force_is_refused_and_changes_nothing() {
+    let script = fixture("guard.py");
+    let status = |fault: Option<&str>| {
+        let (code, checks, _) = conform_with("guard.yaml", &["python3", &script], fault);
+        let status = checks
+            .iter()
+            .find(|(id, _)| id == "safety.force")
+            .map(|(_, s)| s.clone());
+        (code, status, checks)
+    };
+    let (code, good, checks) = status(None);
+    assert_eq!(good.as_deref(), Some("pass"), "{checks:?}");
+    assert_eq!(code, 0, "{checks:?}");
+    for fault in ["no_guard", "late_guard"] {
+        let (code, status, checks) = status(Some(fault));
+        assert_eq!(status.as_deref(), Some("fail"), "FAULT={fault}: {checks:?}");
+        assert_eq!(code, 105);
+    }
+}
+
+/// Runs `pas-gen --agent conform ARGS` and returns (exit code, stdout, stderr).
+fn pas_gen_conform(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_pas-gen"))
+        .args(["--agent", "conform"])
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_target_that_cannot_start_is_an_error_not_a_report() {
+    let (code, stdout, stderr) = pas_gen_conform(&["--", "/nonexistent/pas-conform-tool"]);
+    assert_eq!(code, 106, "{stderr}");
+    assert!(stdout.is_empty(), "no check ran: {stdout}");
+    let error: Value = serde_json::from_str(stderr.trim()).unwrap();
+    assert_eq!(error["error"], "TARGET_NOT_STARTED");
+}
+
+#[test]
+fn a_level_out_of_range_is_a_usage_error() {
+    for level in ["0", "9"] {
+        let (code, stdout, stderr) =
+            pas_gen_conform(&["--level", level, "--", &fixture("good.sh")]);
+        assert_eq!(code, 2, "--level {level}: {stderr}");
+        assert!(stdout.is_empty());
+        let error: Value = serde_json::from_str(stderr.trim()).unwrap();
+        assert_eq!(error["error"], "INVALID_VALUE");
+    }
+}
+
+/// Every process whose command line holds `marker` (the test's own, found by a unique marker).
+fn processes_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        if !entry
+            .file_name()
+            .to_string_lossy()
+            .chars()
+            .all(|c| c.is_ascii_digit())
+        {
+            continue;
+        }
+        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
+            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if text.contains(marker) {
+                found.push(format!("{}: {text}", entry.file_name().to_string_lossy()));
+            }
+        }
+    }
+    found
+}
+
+/// A tool that ignores SIGTERM, SIGHUP and SIGINT and never ends: every call of it times out,
+/// on a pipe and on a pseudo-terminal, and conform must leave none of its processes behind.
+#[test]
+fn conform_leaves_no_process_behind() {
+    let marker = format!("301.{}", std::process::id());
+    let script = format!("trap '' TERM HUP INT; sleep {marker}");
+    let (code, _, stderr) = pas_gen_conform(&["--", "sh", "-c", &script]);
+    assert_ne!(code, 0, "{stderr}");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let left = processes_with(&marker);
+    // Clean up after a failure, so one broken run does not leave sleeps for hours.
+    for line in &left {
+        if let Some(pid) = line.split(':').next() {
+            let _ = Command::new("kill").args(["-KILL", pid]).status();
+        }
+    }
+    assert!(left.is_empty(), "orphans: {left:?}");
+}
+
+/// The runtime's CLI of a spec with no handlers (`pas-spec-cli`, built beside pas-gen).
+fn spec_cli() -> String {
+    let exe = std::path::Path::new(env!("CARGO_BIN_EXE_pas-gen")).with_file_name("pas-spec-cli");
+    assert!(exe.exists(), "run `cargo build --bin pas-spec-cli` first");
+    exe.to_string_lossy().into_owned()
+}
+
+/// docs.truth on the robot fixture (tests/fixtures/valid/robot.yaml) as the runtime serves it:
+/// its agent help's exit codes and flags are what the binary does.
+#[test]
+fn the_robot_fixture_tells_the_truth() {
+    let spec = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/valid/robot.yaml");
+    let out = Command::new(env!("CARGO_BIN_EXE_pas-gen"))
+        .args(["--agent", "conform", "--level", "1", "--", &spec_cli()])
+        .env("PAS_SPEC_CLI_SPEC", &spec)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let truth: Value = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|l| l["check"] == "docs.truth")
+        .unwrap_or_else(|| panic!("docs.truth ran: {text}"));
+    assert_eq!(truth["status"], "pass", "{truth}");
+}
+
+/// A tool with nothing to show (an empty store: every list prints nothing and exits 0) gets
+/// `skip` with a reason from the checks that judge output, never a `pass` on empty evidence.
+#[test]
+fn no_data_is_a_skip_never_a_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("empty.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\n# Prints nothing, successfully.\nexit 0\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let (_, checks, _) = conform(&[script.to_str().unwrap()], None);
+    for id in [
+        "output.json",
+        "output.ndjson",
+        "output.schema",
+        "output.format_array",
+        "output.deterministic",
+        "streams.pipe_close",
+    ] {
+        let status = checks
+            .iter()
+            .find(|(c, _)| c == id)
+            .map(|(_, s)| s.as_str());
+        assert_eq!(status, Some("skip"), "{id} in {checks:?}");
+    }
 }

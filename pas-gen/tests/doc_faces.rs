@@ -94,7 +94,10 @@ fn help_is_byte_for_byte_the_built_cli_s_agent_help() {
     for (spec, registry) in specs() {
         for path in help_paths(&registry) {
             let words: Vec<&str> = path.iter().map(String::as_str).collect();
-            let mut cli_args = vec!["--agent"];
+            // The profile's surface says how agent help is asked for: `--agent --help` (pas),
+            // plain `--help` where output is machine output always (compose).
+            let surface = pas_spec::surface::of(registry.profile);
+            let mut cli_args: Vec<&str> = surface.machine_switch.into_iter().collect();
             cli_args.extend(&words);
             cli_args.push("--help");
             let cli = spec_cli(&spec, &cli_args);
@@ -153,7 +156,9 @@ fn llm_is_byte_for_byte_the_built_cli_s_docs() {
             String::from_utf8_lossy(&cli.stdout),
             "{spec}"
         );
-        assert_eq!(spec_cli(&spec, &["--agent", "docs"]).stdout, cli.stdout);
+        if let Some(switch) = pas_spec::surface::of(registry.profile).machine_switch {
+            assert_eq!(spec_cli(&spec, &[switch, "docs"]).stdout, cli.stdout);
+        }
         // -o writes the same bytes, into a directory it creates.
         let file = dir.path().join(format!("docs/{}.llm", registry.name));
         let written = pas_gen(&["llm", &spec, "-o", file.to_str().unwrap()]);
@@ -192,14 +197,16 @@ fn catalog_is_the_built_cli_s_tools() {
             pas_gen(&["--agent", "catalog", &spec]).stdout,
             generated.stdout
         );
-        // The built CLI's `tools`: the raw catalog in the pas profile, the envelope's data in
-        // compose. A one-command pas tool takes values at its root and has no `tools`.
-        let one_command = registry.commands.iter().any(|c| c.argv_path().is_empty());
+        // The built CLI's `tools`: the raw catalog in the pas profile (one-command tools too:
+        // the word wins over a value, written `./tools`), the envelope's data in compose.
         let cli = match registry.profile {
-            pas_spec::Profile::Pas if !one_command => spec_cli(&spec, &["--agent", "tools"]),
+            pas_spec::Profile::Pas => spec_cli(&spec, &["--agent", "tools"]),
             pas_spec::Profile::Compose => spec_cli(&spec, &["tools"]),
             _ => continue,
         };
+        if registry.profile == pas_spec::Profile::Pas {
+            assert_eq!(spec_cli(&spec, &["tools"]).stdout, cli.stdout, "{spec}");
+        }
         assert!(cli.status.success(), "{spec} tools");
         let printed: serde_json::Value = serde_json::from_slice(&cli.stdout).unwrap();
         let data = if registry.profile == pas_spec::Profile::Compose {

@@ -123,6 +123,14 @@ fn conforms_at_level_1(binary: &Path) {
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
+    // Its help tells the truth (docs.truth judged it, not skipped it).
+    let report = String::from_utf8_lossy(&output.stdout);
+    let truth = report
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .find(|line| line["check"] == "docs.truth")
+        .expect("docs.truth ran");
+    assert_eq!(truth["status"], "pass", "{}: {truth}", binary.display());
 }
 
 /// Each scaffolded tree, file by file (with a version dependency, so no local path is pinned).

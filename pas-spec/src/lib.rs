@@ -21,6 +21,7 @@ pub mod load;
 pub mod model;
 pub mod schema;
 pub mod source_map;
+pub mod surface;
 pub mod validate;
 pub mod verbs;
 pub mod write;

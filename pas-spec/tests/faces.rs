@@ -69,15 +69,14 @@ fn agent_help_names_every_command_parameter_type_and_exit_code() {
                 assert!(named, "{stem}: `{name}` with its type `{ty}` in\n{help}");
             }
         }
+        // Each code with the exit code it really ends with in the profile (compose: 1 or 2).
+        let surface = pas_spec::surface::of(registry.profile);
         let codes = registry
             .exit_codes
             .iter()
-            .map(|c| (c.code, c.name.as_str()))
-            .chain(
-                builtin_codes::BUILTINS
-                    .iter()
-                    .map(|b| (u16::from(b.exit), b.name)),
-            );
+            .map(|c| c.name.as_str())
+            .chain(builtin_codes::BUILTINS.iter().map(|b| b.name))
+            .map(|name| (u16::from(surface.exit_of(&registry, name)), name));
         for (code, name) in codes {
             let listed = help
                 .lines()
@@ -247,4 +246,35 @@ fn catalog_lists_the_level_4_verbs_like_the_other_faces() {
     for name in &names {
         assert!(help.contains(name), "agent help names {name} too");
     }
+}
+
+/// A robot spec's faces, pinned: they describe what the robot profile's row of the surface table
+/// says the binary does (`pas_spec::surface::ROBOT`), with the registry's named table as the exit
+/// codes (a success code keeps its number; no built-in row shares it) and `--force` on the
+/// destructive command in every face.
+#[test]
+fn a_robot_spec_s_faces_follow_its_surface() {
+    let (_, registry) = load(&repo().join("tests/fixtures/valid/robot.yaml"));
+    let help = agent_help::render_tool(&registry);
+    let apply = agent_help::render(&registry, &["apply".to_owned()]).unwrap();
+    let document = llm::render(&registry);
+    let one = help.lines().filter(|l| l.starts_with("  1   ")).count();
+    assert!(
+        help.contains("  1   Candidates found (OK_CANDIDATES, success)"),
+        "{help}"
+    );
+    assert!(!help.contains("General error (GENERAL_ERROR"), "{help}");
+    assert!(one >= 1);
+    assert!(apply.contains("--force"), "{apply}");
+    let tools: Value = serde_json::from_str(&mcp::render(&registry)).unwrap();
+    let apply_tool = tools["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "apply")
+        .unwrap();
+    assert!(apply_tool["inputSchema"]["properties"]["force"].is_object());
+    insta::assert_snapshot!("agent-help-robot", help);
+    insta::assert_snapshot!("agent-help-robot-apply", apply);
+    insta::assert_snapshot!("llm-robot", document);
 }

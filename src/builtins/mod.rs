@@ -2,16 +2,15 @@
 //!
 //! - compose: `tools [NAME]`, `health`, `config show` (subcommands, so clap parses global flags
 //!   around them) and the global `--toon`; they render through the profile like any command.
-//! - every profile: `--dry-run` on commands whose spec says `dryRun`, `--force` on destructive
-//!   commands (enforced before the handler runs, see [`guard`]), and `tool --agent tools` in
-//!   the `pas` profile (answered before clap, see [`pas_tools`]).
+//! - every profile: `--dry-run` on commands whose spec says `dryRun`, the profile's confirm flag
+//!   (`--force`) on destructive commands (enforced before the handler runs, see [`guard`]), and
+//!   `tools` outside compose (answered before clap, see `doc_commands`). Which flags and words
+//!   exist is the profile's surface table (`pas_spec::surface`), which every face reads too.
 
 pub(crate) mod config;
 pub(crate) mod guard;
 pub(crate) mod health;
 pub(crate) mod tools;
-
-use std::ffi::OsString;
 
 use clap::{Arg, ArgAction};
 use pas_spec::{Effect, Profile, Registry};
@@ -47,11 +46,16 @@ impl Builtin {
     }
 }
 
-/// Whether the compose built-ins can be subcommands: a single-command tool takes positionals
-/// at the root, where a `tools` word must stay a value.
+/// Whether the compose built-ins are subcommands: in the compose profile, unless a one-command
+/// tool takes positionals at its root (the validator refuses that shape, E078).
 fn has_builtins(registry: &Registry) -> bool {
     registry.profile == Profile::Compose
-        && registry.commands.iter().all(|c| !c.argv_path().is_empty())
+        && registry.commands.iter().all(|c| {
+            !c.argv_path().is_empty()
+                || c.parameters
+                    .iter()
+                    .all(|p| p.kind == pas_spec::ParamKind::Flag)
+        })
 }
 
 /// Adds the built-in commands and flags to the tool's clap command.
@@ -64,8 +68,8 @@ pub(crate) fn augment(
     let declared = registry.commands.iter();
     for command in declared.chain(verbs.iter().map(|v| &**v)) {
         let dry_run = command.dry_run;
-        // Every profile confirms a destructive command with `--force` (see guard.rs); the
-        // synthesised `rm` has it too, for the wildcards PAS 6.1 guards (resources/route.rs).
+        // The profile's confirm flag on every destructive command, in every profile: the faces
+        // list it (`pas_spec::faces::command_switches`), so the binary must take it.
         let force = command.effect == Effect::Destructive;
         if !dry_run && !force {
             continue;
@@ -144,20 +148,6 @@ pub(crate) fn matched(registry: &Registry, path: &[String]) -> Option<Builtin> {
         [a, b] if a == "config" && b == "show" => Some(Builtin::ConfigShow),
         _ => None,
     }
-}
-
-/// `tool --agent tools` in the `pas` profile: argv is exactly that, and no command of the tool
-/// starts with the word (a pas tool may have its own `tools` command). Like the `docs` built-in,
-/// the word wins over a one-command tool's positional: a file named so is written `./tools`.
-pub(crate) fn pas_tools(registry: &Registry, agent: bool, argv: &[OsString]) -> bool {
-    registry.profile == Profile::Pas
-        && agent
-        && argv.len() == 2
-        && argv[1] == "tools"
-        && registry
-            .commands
-            .iter()
-            .all(|c| c.argv_path().first().is_none_or(|word| word != "tools"))
 }
 
 /// Runs a built-in command.

@@ -16,11 +16,13 @@ pub(crate) fn run(registry: &Registry, args: &Args) -> Result<Reply, Error> {
     };
     match catalog::tool(registry, &name) {
         Some(tool) => Ok(Reply::object(&tool)),
-        None => Err(unknown(registry, &name)),
+        None => Err(unknown(registry, &name, UNKNOWN_TOOL)),
     }
 }
 
-fn unknown(registry: &Registry, name: &str) -> Error {
+/// The error of `tools NAME` for a name no command has, under the profile's constant (compose:
+/// [`UNKNOWN_TOOL`]; the others: a built-in constant their ERROR CODES document).
+pub(crate) fn unknown(registry: &Registry, name: &str, code: &'static str) -> Error {
     let nearest = catalog::nearest(registry, name);
     let hint = if nearest.is_empty() {
         format!(
@@ -34,7 +36,7 @@ fn unknown(registry: &Registry, name: &str) -> Error {
             registry.name
         )
     };
-    Error::new(UNKNOWN_TOOL, format!("no command is named `{name}`"))
+    Error::new(code, format!("no command is named `{name}`"))
         .with_suggestion(hint)
         .with_details(serde_json::json!({ "name": name, "nearest": nearest }))
 }

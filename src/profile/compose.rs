@@ -284,14 +284,9 @@ impl Profile for ComposeProfile {
     }
 
     fn exit_code(&self, error: &Error) -> u8 {
-        // A broken configuration file is a blocked prerequisite in every compose tool.
-        let blocking = error.code() == crate::codes::CONFIG_INVALID
-            || self
-                .registry
-                .exit_codes
-                .iter()
-                .any(|c| c.blocking && c.name == error.code());
-        if blocking { 2 } else { 1 }
+        // The surface table maps each constant to 1, or 2 when blocking (a broken configuration
+        // file is a blocked prerequisite in every compose tool): the faces document that table.
+        pas_spec::surface::COMPOSE.exit_of(&self.registry, error.code())
     }
 
     fn help(&mut self, sinks: &mut Sinks, path: &[String]) -> io::Result<bool> {

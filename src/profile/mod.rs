@@ -104,7 +104,9 @@ pub(crate) fn for_call(
     match registry.profile {
         pas_spec::Profile::Compose => {
             let toon = compose::wants_toon(argv);
-            Box::new(compose::ComposeProfile::new(registry, agent, toon))
+            // compose has no `--agent`: its help is the agent help, always.
+            let _ = agent;
+            Box::new(compose::ComposeProfile::new(registry, true, toon))
         }
         pas_spec::Profile::Pas | pas_spec::Profile::Robot => {
             Box::new(pas::PasProfile::new(registry, agent))

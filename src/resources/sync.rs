@@ -86,6 +86,12 @@ impl<R: Resources> Run<R> {
         loop {
             match self.stage {
                 Stage::Start => {
+                    // The source is checked (walked) before the first event: a missing path
+                    // fails with stdout still empty (PAS 2.1.1), not after `start`.
+                    if let Err(error) = self.scan() {
+                        self.stage = Stage::Done;
+                        return Some(Err(error));
+                    }
                     self.stage = Stage::Scan;
                     return Some(Ok(SyncEvent::Start {
                         remote: self.remote.as_str().to_owned(),
@@ -94,10 +100,6 @@ impl<R: Resources> Run<R> {
                 }
                 Stage::Scan => {
                     self.stage = Stage::Files;
-                    if let Err(error) = self.scan() {
-                        self.stage = Stage::Done;
-                        return Some(Err(error));
-                    }
                     return Some(Ok(SyncEvent::Scanning {
                         total: self.files.len() as u64,
                     }));

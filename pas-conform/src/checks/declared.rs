@@ -98,7 +98,7 @@ fn judge(contract: Contract, exit: &ExitCode, run: &Run) -> Result<(), Judged> {
 
 /// The error constant a failed call reports: `error` on stderr (pas), the envelope's
 /// `error.code` (compose), or a `status: error` envelope's `error.code` (robot).
-fn error_name(contract: Contract, run: &Run) -> Result<String, String> {
+pub(crate) fn error_name(contract: Contract, run: &Run) -> Result<String, String> {
     let value = match contract {
         Contract::Pas => errors::stderr_error(run)?,
         Contract::Compose => compose::envelope(run)?,

@@ -107,3 +107,68 @@ pub fn shapes(ctx: &mut Ctx) -> Verdict {
     }
     Verdict::pass(&checked.iter().collect::<Vec<_>>())
 }
+
+/// The name given to a resource that does not exist (a placeholder's value).
+const MISSING: &str = "pas-conform-no-such";
+
+/// state.sync_source: `sync` of a source that does not exist fails before any work starts: a
+/// structured error, and stdout empty (PAS 2.1.1; the missing path is known before the first
+/// event).
+pub fn sync_source(ctx: &mut Ctx) -> Verdict {
+    let Some(registry) = ctx.registry.clone() else {
+        return Verdict::skip("no spec: the paths sync takes come from its resources");
+    };
+    let sync_paths: Vec<String> = registry
+        .resources
+        .iter()
+        .filter(|r| r.verbs.contains(&pas_spec::Verb::Sync))
+        .map(|r| r.path.clone())
+        .collect();
+    // A placeholder names a missing resource by itself; else a child below a sync path.
+    let missing = match sync_paths.iter().find(|path| path.contains('{')) {
+        Some(template) => placeholders_as(template, MISSING),
+        None => match sync_paths.first() {
+            Some(path) => format!("{}/{MISSING}", path.trim_end_matches('/')),
+            None => return Verdict::skip("no resource offers sync"),
+        },
+    };
+    let args = ctx.machine(&words(&["sync", &missing, "./pas-conform-sync"]));
+    let run = ctx.run(&Call::new(&args));
+    if run.timed_out || run.exited(0) {
+        return Verdict::fail(
+            format!("sync of the missing {missing} did not fail"),
+            &[&run],
+        );
+    }
+    if !run.stdout.is_empty() {
+        return Verdict::fail(
+            "sync of a missing source wrote to stdout before failing (check the source first)",
+            &[&run],
+        );
+    }
+    if let Err(why) = super::errors::stderr_error(&run) {
+        return Verdict::fail(
+            format!("the failure is not a structured error: {why}"),
+            &[&run],
+        );
+    }
+    Verdict::pass(&[&run])
+}
+
+/// `template` with every `{placeholder}` replaced by `value`.
+fn placeholders_as(template: &str, value: &str) -> String {
+    let mut out = String::new();
+    let mut inside = false;
+    for c in template.chars() {
+        match c {
+            '{' => {
+                inside = true;
+                out.push_str(value);
+            }
+            '}' => inside = false,
+            _ if inside => {}
+            _ => out.push(c),
+        }
+    }
+    out
+}

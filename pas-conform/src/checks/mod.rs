@@ -5,6 +5,7 @@ mod agent_flag;
 mod compose;
 mod declared;
 mod errors;
+mod guard;
 mod help;
 mod level3;
 mod level4;
@@ -12,6 +13,7 @@ mod robot;
 mod signals;
 mod streams;
 mod terminal;
+mod truth;
 
 use crate::context::Ctx;
 use crate::report::{Evidence, Outcome};
@@ -273,6 +275,14 @@ pub const CHECKS: &[Check] = &[
         "cp, rm, sync and feedback outputs have their PAS shapes",
         level4::shapes
     ),
+    check!(
+        "state.sync_source",
+        "PAS 6.2, 2.1.1",
+        4,
+        PAS,
+        "sync of a missing source fails before its first event: stdout empty",
+        level4::sync_source
+    ),
     // compose.
     check!(
         "compose.envelope",
@@ -370,6 +380,23 @@ pub const CHECKS: &[Check] = &[
         ROBOT,
         "every exit code seen is a named code of the spec",
         robot::exit_codes
+    ),
+    // The help, held to what the binary does (every profile).
+    check!(
+        "docs.truth",
+        "PAS 4.1, 3.3",
+        1,
+        ALL,
+        "the help's exit codes, output shapes and flags are what the binary does",
+        truth::docs_truth
+    ),
+    check!(
+        "safety.force",
+        "compose 4, PAS 6.1",
+        1,
+        ALL,
+        "a destructive command without --force is refused and changes nothing",
+        guard::force
     ),
     // Last: they judge every run made above (the triggers' runs included).
     check!(

@@ -72,6 +72,7 @@ pub fn sigterm(ctx: &mut Ctx) -> Verdict {
         stderr: err.join().unwrap_or_default(),
         timed_out,
         elapsed: Duration::ZERO,
+        not_started: None,
     };
     if !running {
         return Verdict::skip(format!(

@@ -13,6 +13,10 @@ use crate::plan::Planned;
 use crate::runner::{self, Call, Run};
 use crate::target::Contract;
 
+/// How to give a check data, in every skip for want of it.
+pub const NO_DATA: &str = "give the tool data to read (its environment or a fixture store; see \
+                           the README, \"Giving conform data\")";
+
 fn kind(plan: &Planned) -> OutputKind {
     plan.command
         .as_ref()
@@ -56,17 +60,20 @@ pub fn json_valid(ctx: &mut Ctx) -> Verdict {
         if !run.exited(0) {
             continue;
         }
-        if let Err(why) = values(plan, run) {
-            return Verdict::fail(format!("`{}`: {why}", plan.text), &[run]);
+        match values(plan, run) {
+            Err(why) => return Verdict::fail(format!("`{}`: {why}", plan.text), &[run]),
+            // Nothing printed (an empty list): no JSON was seen, so none is judged.
+            Ok(values) if values.is_empty() => continue,
+            Ok(_) => checked.push(run),
         }
-        checked.push(run);
     }
     if checked.is_empty() {
-        // A tool whose every command fails (a scaffold's stubs answer NOT_IMPLEMENTED) prints no
-        // output to judge here; its errors are what errors.shape holds to PAS 7.1.
-        return Verdict::skip(
-            "no example exited 0: there is no output to judge (errors.shape judges the errors)",
-        );
+        // A tool whose every command fails (a scaffold's stubs answer NOT_IMPLEMENTED), or
+        // prints nothing (an empty store), gives no output to judge here; its errors are what
+        // errors.shape holds to PAS 7.1.
+        return Verdict::skip(format!(
+            "no example printed any JSON to judge (every one failed, or printed nothing): {NO_DATA}"
+        ));
     }
     Verdict::pass(&checked)
 }
@@ -79,10 +86,16 @@ pub fn ndjson(ctx: &mut Ctx) -> Verdict {
     };
     let lists: Vec<&(Planned, Run)> = runs
         .iter()
-        .filter(|(p, r)| r.exited(0) && matches!(kind(p), OutputKind::List | OutputKind::Events))
+        .filter(|(p, r)| {
+            r.exited(0)
+                && !r.stdout.is_empty()
+                && matches!(kind(p), OutputKind::List | OutputKind::Events)
+        })
         .collect();
     if lists.is_empty() {
-        return Verdict::skip("no list or events example ran successfully");
+        return Verdict::skip(format!(
+            "no list or events example printed a line to judge: {NO_DATA}"
+        ));
     }
     for (plan, run) in &lists {
         match ndjson_lines(&run.out()) {
@@ -126,6 +139,10 @@ pub fn schema(ctx: &mut Ctx) -> Verdict {
             Ok(items) => items,
             Err(why) => return Verdict::fail(format!("`{}`: {why}", plan.text), &[run]),
         };
+        if items.is_empty() {
+            // An empty list validates against anything: it is no evidence.
+            continue;
+        }
         for item in &items {
             if let Some(error) = validator.iter_errors(item).next() {
                 return Verdict::fail(
@@ -137,7 +154,9 @@ pub fn schema(ctx: &mut Ctx) -> Verdict {
         checked.push(run);
     }
     if checked.is_empty() {
-        return Verdict::skip("no successful example of a command with an outputSchema");
+        return Verdict::skip(format!(
+            "no successful example of a command with an outputSchema printed data: {NO_DATA}"
+        ));
     }
     Verdict::pass(&checked)
 }
@@ -175,9 +194,11 @@ pub fn format_array(ctx: &mut Ctx) -> Verdict {
     };
     let Some((plan, lines)) = runs
         .into_iter()
-        .find(|(p, r)| r.exited(0) && kind(p) == OutputKind::List)
+        .find(|(p, r)| r.exited(0) && !r.stdout.is_empty() && kind(p) == OutputKind::List)
     else {
-        return Verdict::skip("no list example ran successfully");
+        return Verdict::skip(format!(
+            "no list example printed an item to compare: {NO_DATA}"
+        ));
     };
     let mut args = ctx.machine(&plan.args);
     args.push("--format=array".into());
@@ -202,6 +223,12 @@ pub fn deterministic(ctx: &mut Ctx) -> Verdict {
     let Some((plan, first)) = ctx.primary() else {
         return Verdict::skip(ctx.why_no_example());
     };
+    if first.stdout.is_empty() {
+        return Verdict::skip(format!(
+            "`{}` printed nothing: the same empty bytes three times prove nothing: {NO_DATA}",
+            plan.text
+        ));
+    }
     let args = ctx.machine(&plan.args);
     let again: Vec<Run> = (0..2).map(|_| ctx.run(&Call::new(&args))).collect();
     for run in &again {
@@ -215,9 +242,15 @@ pub fn deterministic(ctx: &mut Ctx) -> Verdict {
 /// streams.pipe_close: the reader takes one line and closes the pipe; the tool must end on its
 /// own with nothing on stderr (no "Broken pipe", no traceback).
 pub fn pipe_close(ctx: &mut Ctx) -> Verdict {
-    let Some((plan, _)) = ctx.primary() else {
+    let Some((plan, first)) = ctx.primary() else {
         return Verdict::skip(ctx.why_no_example());
     };
+    if first.stdout.is_empty() {
+        return Verdict::skip(format!(
+            "`{}` printed nothing: there is no line for a reader to take: {NO_DATA}",
+            plan.text
+        ));
+    }
     let args = ctx.machine(&plan.args);
     let call = Call::new(&args).in_dir(ctx.scratch.as_ref().map(|s| s.path()));
     let mut child = match ctx.program.spawn(&call) {
@@ -245,6 +278,7 @@ pub fn pipe_close(ctx: &mut Ctx) -> Verdict {
         stderr: err,
         timed_out,
         elapsed: Duration::ZERO,
+        not_started: None,
     };
     // Not added to the history: an exit after a closed pipe is not an error the shape checks
     // should judge (its stderr must be empty, not JSON).

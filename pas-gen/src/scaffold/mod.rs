@@ -97,6 +97,11 @@ struct Context<'a> {
     spec_file: &'a str,
     pas_dependency: String,
     pas_profile: bool,
+    /// The words that ask for machine output (`--agent`, or none where it is always on), from
+    /// the profile's surface table.
+    machine: Vec<&'static str>,
+    /// How agent help is asked for, e.g. `todo --help` or `weather --agent --help`.
+    help_call: String,
     agent_help: String,
     handlers: Vec<pas_emit::HandlerSignature>,
     /// The `pas::Resources` verbs to stub (a level 3/4 spec's).
@@ -201,6 +206,15 @@ fn context<'a>(
         spec_file,
         pas_dependency: runtime.toml(),
         pas_profile: registry.profile == Profile::Pas,
+        machine: pas_spec::surface::of(registry.profile)
+            .machine_switch
+            .into_iter()
+            .collect(),
+        help_call: {
+            let mut words = pas_spec::surface::of(registry.profile).invocation_prefix(registry);
+            words.push("--help".to_owned());
+            words.join(" ")
+        },
         agent_help: pas_spec::faces::agent_help::render_tool(registry),
         handlers,
         resources: pas_emit::resource_signatures(registry),

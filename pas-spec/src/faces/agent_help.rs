@@ -8,9 +8,10 @@
 use std::fmt::Write as _;
 
 use super::words::{
-    effect_line, exit_code_rows, one_line, output_label, output_text, param_facts, param_signature,
-    positional_signature, runtime_flag_rows, stdin_text, usage_line,
+    command_switches, effect_line, exit_code_rows, one_line, output_label, output_text,
+    param_facts, param_signature, positional_signature, runtime_flag_rows, stdin_text, usage_line,
 };
+use crate::surface::{self, ErrorChannel};
 use crate::{Command, Example, ParamKind, Parameter, Registry, StdinMode};
 
 /// Help for the command or group at `path` (argv words; empty for the whole tool), or `None`
@@ -65,7 +66,7 @@ pub fn render_command(registry: &Registry, command: &Command) -> String {
         .filter(|c| c.argv_path().len() > path.len() && c.argv_path().starts_with(&path))
         .collect();
     if !children.is_empty() {
-        commands_section(&mut out, &children);
+        commands_section(&mut out, registry, &children);
     }
 
     // Global flags are accepted by every command, so each command's contract lists them.
@@ -74,19 +75,26 @@ pub fn render_command(registry: &Registry, command: &Command) -> String {
         .iter()
         .chain(&registry.global_flags)
         .collect();
-    if !params.is_empty() {
+    // The runtime's switches on this command (`--dry-run`, `--force`): the binary has them.
+    let switches = command_switches(registry, command);
+    if !params.is_empty() || !switches.is_empty() {
         out.push('\n');
         section(&mut out, "PARAMETERS");
-        let rows: Vec<(String, String)> = params
+        let mut rows: Vec<(String, String)> = params
             .iter()
             .map(|p| (param_signature(p), param_facts(p)))
             .collect();
+        rows.extend(
+            switches
+                .into_iter()
+                .map(|(long, what)| (format!("--{long}"), format!("boolean switch. {what}"))),
+        );
         columns(&mut out, &rows, "");
     }
 
     out.push('\n');
     section(&mut out, "OUTPUT");
-    let _ = writeln!(out, "  {}", output_text(command.output));
+    let _ = writeln!(out, "  {}", output_text(registry, command.output));
     if command.stdin != StdinMode::None {
         out.push('\n');
         section(&mut out, "INPUT");
@@ -111,7 +119,10 @@ pub fn render_command(registry: &Registry, command: &Command) -> String {
             .chain(command_examples)
             .map(|e| (&e.command, &e.description)),
     );
-    let own: Vec<&str> = command.errors.iter().map(String::as_str).collect();
+    let mut own: Vec<&str> = command.errors.iter().map(String::as_str).collect();
+    if command.effect == crate::Effect::Destructive {
+        own.push(surface::of(registry.profile).confirm_error);
+    }
     error_codes_section(&mut out, registry, Some(&own));
     let patterns = command.anti_patterns.iter().chain(&registry.anti_patterns);
     anti_patterns_section(&mut out, registry, patterns);
@@ -121,7 +132,7 @@ pub fn render_command(registry: &Registry, command: &Command) -> String {
 fn render_group(registry: &Registry, path: &[String], under: &[&Command]) -> String {
     let mut out = String::new();
     section(&mut out, "USAGE");
-    let mut words = vec![registry.name.clone(), "--agent".to_owned()];
+    let mut words = surface::of(registry.profile).invocation_prefix(registry);
     words.extend(path.iter().cloned());
     let _ = writeln!(out, "  {} <command> [flags] [args]", words.join(" "));
     out.push('\n');
@@ -133,7 +144,11 @@ fn render_group(registry: &Registry, path: &[String], under: &[&Command]) -> Str
         "Help on one command: {} <command> --help",
         words.join(" ")
     );
-    commands_section(&mut out, under);
+    commands_section(&mut out, registry, under);
+
+    if path.is_empty() {
+        builtins_section(&mut out, registry);
+    }
 
     if path.is_empty() && !registry.resources.is_empty() {
         out.push('\n');
@@ -170,10 +185,13 @@ fn render_group(registry: &Registry, path: &[String], under: &[&Command]) -> Str
         error_codes_section(&mut out, registry, None);
         anti_patterns_section(&mut out, registry, registry.anti_patterns.iter());
     } else {
-        let own: Vec<&str> = under
+        let mut own: Vec<&str> = under
             .iter()
             .flat_map(|c| c.errors.iter().map(String::as_str))
             .collect();
+        if under.iter().any(|c| c.effect == crate::Effect::Destructive) {
+            own.push(surface::of(registry.profile).confirm_error);
+        }
         error_codes_section(&mut out, registry, Some(&own));
         let patterns = under
             .iter()
@@ -224,7 +242,30 @@ fn columns(out: &mut String, rows: &[(String, String)], sep: &str) {
     }
 }
 
-fn commands_section(out: &mut String, commands: &[&Command]) {
+/// The words the runtime answers itself (`tools`, `docs`, ...): the profile's, minus any a
+/// command of the tool takes. They work with or without the machine switch, after global flags.
+fn builtins_section(out: &mut String, registry: &Registry) {
+    let surface = surface::of(registry.profile);
+    let rows: Vec<(String, String)> = surface
+        .reachable_words(registry)
+        .map(|b| {
+            let mut left = format!("{} {}", registry.name, b.word);
+            if !b.args.is_empty() {
+                left.push(' ');
+                left.push_str(b.args);
+            }
+            (left, b.meaning.to_owned())
+        })
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    out.push('\n');
+    section(out, "BUILT-IN COMMANDS");
+    columns(out, &rows, "");
+}
+
+fn commands_section(out: &mut String, registry: &Registry, commands: &[&Command]) {
     out.push('\n');
     section(out, "COMMANDS");
     let rows: Vec<(String, String)> = commands
@@ -235,7 +276,11 @@ fn commands_section(out: &mut String, commands: &[&Command]) {
                 left.push(' ');
                 left.push_str(&positional_signature(param));
             }
-            let mut right = format!("{} -> {}", one_line(&c.description), output_label(c.output));
+            let mut right = format!(
+                "{} -> {}",
+                one_line(&c.description),
+                output_label(registry, c.output)
+            );
             // Every parameter with its type, so one read of the tool's help is the whole
             // signature; the command's own help adds defaults, constraints and meanings.
             let types: Vec<String> = c.parameters.iter().map(param_type_brief).collect();
@@ -290,6 +335,13 @@ fn examples_section<'a>(
 fn error_codes_section(out: &mut String, registry: &Registry, only: Option<&[&str]>) {
     out.push('\n');
     section(out, "ERROR CODES");
+    if surface::of(registry.profile).errors == ErrorChannel::Envelope {
+        let _ = writeln!(
+            out,
+            "  A failure is one envelope, ok:false, whose error.code is the constant in \
+             parentheses; the exit code is 1, or 2 when a prerequisite blocks the call."
+        );
+    }
     let rows = exit_code_rows(registry, only);
     for (code, text) in rows {
         let _ = writeln!(out, "  {:<4}{text}", code);
@@ -301,14 +353,16 @@ fn anti_patterns_section<'a>(
     registry: &Registry,
     patterns: impl Iterator<Item = &'a crate::AntiPattern>,
 ) {
-    out.push('\n');
-    section(out, "ANTI-PATTERNS");
     let mut rows: Vec<(String, String)> = patterns
         .map(|p| (one_line(&p.pattern), one_line(&p.instead)))
         .collect();
-    rows.push((
-        format!("{} ... without --agent", registry.name),
-        "Text for people, not a contract; add --agent for JSON.".to_owned(),
-    ));
+    if let Some((pattern, instead)) = surface::of(registry.profile).anti_pattern {
+        rows.push((format!("{} {pattern}", registry.name), instead.to_owned()));
+    }
+    if rows.is_empty() {
+        return;
+    }
+    out.push('\n');
+    section(out, "ANTI-PATTERNS");
     columns(out, &rows, "# ");
 }

@@ -9,7 +9,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::{Command, Effect, ParamKind, ParamType, Parameter, Profile, Registry};
+use crate::{Command, ParamKind, ParamType, Parameter, Registry};
 
 /// The whole catalog.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -94,10 +94,15 @@ pub fn catalog(registry: &Registry) -> Catalog {
         .collect();
     tools.sort_by(|a, b| (&a.category, &a.name).cmp(&(&b.category, &b.name)));
     let mut global_flags: Vec<Param> = registry.global_flags.iter().map(param).collect();
-    global_flags.push(match registry.profile {
-        Profile::Compose => switch("toon", "Print the envelope as TOON instead of JSON."),
-        Profile::Pas | Profile::Robot => switch("agent", "Machine output: JSON, errors as JSON."),
-    });
+    // The profile's machine-output switches (`--agent` or `--toon`): the binary has exactly these.
+    let surface = crate::surface::of(registry.profile);
+    global_flags.extend(
+        surface
+            .flags
+            .iter()
+            .filter(|f| f.machine_output)
+            .map(|f| switch(f.long, f.meaning)),
+    );
     Catalog {
         tool: registry.name.clone(),
         version: registry.version.clone(),
@@ -136,18 +141,9 @@ pub fn nearest(registry: &Registry, name: &str) -> Vec<String> {
 
 fn tool_of(registry: &Registry, command: &Command) -> Tool {
     let mut parameters: Vec<Param> = command.parameters.iter().map(param).collect();
-    // The runtime adds these flags (see the compose profile), so agents must see them here.
-    if command.dry_run {
-        parameters.push(switch(
-            "dry-run",
-            "Validate and report what would change, changing nothing.",
-        ));
-    }
-    if command.effect == Effect::Destructive && registry.profile == Profile::Compose {
-        parameters.push(switch(
-            "force",
-            "Confirm the destructive change; without it the command fails.",
-        ));
+    // The runtime adds these flags in every profile, so agents must see them here.
+    for (long, what) in super::words::command_switches(registry, command) {
+        parameters.push(switch(long, &what));
     }
     let invocation = invocation(registry, command);
     Tool {

@@ -16,11 +16,12 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::words::{
-    effect_line, exit_code_rows, one_line, output_label, param_facts, param_signature,
-    runtime_flag_rows, stdin_text, usage_line,
+    command_switches, effect_line, exit_code_rows, one_line, output_label, param_facts,
+    param_signature, runtime_flag_rows, stdin_text, usage_line,
 };
 use crate::builtin_codes as codes;
-use crate::{Command, OutputKind, Profile, Registry, StdinMode};
+use crate::surface::{self, ListShape};
+use crate::{Command, OutputKind, Registry, StdinMode};
 
 /// The default template, compiled in so a built CLI needs no file at run time.
 pub const DEFAULT_TEMPLATE: &str = include_str!("../../templates/llm.md.j2");
@@ -205,27 +206,33 @@ pub fn document(registry: &Registry) -> Document {
 
 fn machine_mode(registry: &Registry) -> String {
     let name = &registry.name;
-    let contract = match registry.profile {
-        Profile::Pas => format!(
-            "Add --agent anywhere (or set PAS_AGENT=1): one JSON object on stdout, NDJSON for \
+    let surface = surface::of(registry.profile);
+    let contract = match surface.machine_switch {
+        Some(switch) => format!(
+            "Add {switch} anywhere (or set PAS_AGENT=1): one JSON object on stdout, NDJSON for \
              lists, and errors as one JSON line on stderr ({{\"error\",\"message\",\"code\",\
-             \"suggestion\"}}); the exit code says what happened. Without --agent, {name} prints \
+             \"suggestion\"}}); the exit code says what happened. Without {switch}, {name} prints \
              text for people."
         ),
-        Profile::Compose => "Every call prints one JSON envelope on stdout: {\"ok\":true,\
-             \"data\",\"meta\"} on success, {\"ok\":false,\"error\":{\"code\",\"message\",\
-             \"hint\"},\"meta\"} on failure. Exit 0 on success, 1 on failure, 2 when a \
-             prerequisite blocks the call."
-            .to_owned(),
-        Profile::Robot => "Every call prints one versioned JSON envelope on stdout with \
-             schema_version, command, status and data; errors carry code, message and \
-             suggestion."
+        None => "Every call prints one JSON envelope on stdout, no flag needed: {\"ok\":true,\
+             \"data\",\"meta\"} on success (a list's data is one array), {\"ok\":false,\
+             \"error\":{\"code\",\"message\",\"hint\"},\"meta\"} on failure. Exit 0 on success, \
+             1 on failure, 2 when a prerequisite blocks the call."
             .to_owned(),
     };
+    let help = surface.invocation_prefix(registry).join(" ");
+    let words: Vec<String> = surface
+        .reachable_words(registry)
+        .map(
+            |b| match b.args.starts_with(['[', '<']) || b.args.is_empty() {
+                true => format!("`{name} {}`", b.word),
+                false => format!("`{name} {} {}`", b.word, b.args),
+            },
+        )
+        .collect();
     format!(
-        "{contract} `{name} docs` prints this document; `{name} --agent --help` the short \
-         contract; `{name} completions <shell>` and `{name} man` the shell completions and man \
-         page."
+        "{contract} `{help} --help` prints the short contract. Built-in commands: {}.",
+        words.join(", ")
     )
 }
 
@@ -273,10 +280,10 @@ fn anti_patterns(registry: &Registry, commands: &[Command]) -> Vec<Pattern> {
             text: one_line(&anti.instead),
         });
     }
-    if registry.profile == Profile::Pas {
+    if let Some((pattern, instead)) = surface::of(registry.profile).anti_pattern {
         patterns.push(Pattern {
-            command: format!("{} ... without --agent", registry.name),
-            text: "Text for people, not a contract; add --agent for JSON.".to_owned(),
+            command: format!("{} {pattern}", registry.name),
+            text: instead.to_owned(),
         });
     }
     patterns
@@ -307,18 +314,46 @@ fn command_doc(registry: &Registry, command: &Command) -> CommandDoc {
         line.push('.');
         notes.push(line);
     }
-    let errors = command
+    let surface = surface::of(registry.profile);
+    let errors: Vec<String> = command
         .errors
         .iter()
-        .map(
-            |name| match registry.exit_codes.iter().find(|c| &c.name == name) {
-                Some(code) => format!("{name} ({})", code.code),
-                None => codes::builtin(name)
-                    .map(|b| format!("{name} ({})", b.exit))
-                    .unwrap_or_else(|| name.clone()),
-            },
-        )
+        .map(|name| {
+            let known = registry.exit_codes.iter().any(|c| &c.name == name)
+                || codes::builtin(name).is_some();
+            if known {
+                format!("{name} ({})", surface.exit_of(registry, name))
+            } else {
+                name.clone()
+            }
+        })
         .collect();
+    let mut errors: Vec<String> = errors;
+    if command.effect == crate::Effect::Destructive
+        && !command.errors.iter().any(|e| e == surface.confirm_error)
+    {
+        let confirm = surface.confirm_error;
+        errors.push(format!(
+            "{confirm} ({})",
+            surface.exit_of(registry, confirm)
+        ));
+    }
+    let mut parameters: Vec<Row> = command
+        .parameters
+        .iter()
+        .map(|p| Row {
+            signature: param_signature(p),
+            facts: param_facts(p),
+        })
+        .collect();
+    parameters.extend(
+        command_switches(registry, command)
+            .into_iter()
+            .map(|(long, what)| Row {
+                signature: format!("--{long}"),
+                facts: format!("boolean switch. {what}"),
+            }),
+    );
     CommandDoc {
         name: command.name.clone(),
         words: path.join(" "),
@@ -326,15 +361,8 @@ fn command_doc(registry: &Registry, command: &Command) -> CommandDoc {
         description: one_line(&command.description),
         effect: effect_line(registry, command),
         notes,
-        parameters: command
-            .parameters
-            .iter()
-            .map(|p| Row {
-                signature: param_signature(p),
-                facts: param_facts(p),
-            })
-            .collect(),
-        output: output_words(command.output).to_owned(),
+        parameters,
+        output: output_words(registry, command.output).to_owned(),
         output_fields: command
             .output_schema
             .as_ref()
@@ -357,11 +385,18 @@ fn command_doc(registry: &Registry, command: &Command) -> CommandDoc {
     }
 }
 
-fn output_words(kind: OutputKind) -> &'static str {
+fn output_words(registry: &Registry, kind: OutputKind) -> &'static str {
+    let surface = surface::of(registry.profile);
     match kind {
-        OutputKind::List => "NDJSON, one object per line (--format=array for one array)",
+        OutputKind::List | OutputKind::Events if surface.list_shape == ListShape::EnvelopeArray => {
+            "one envelope whose data is the array of items"
+        }
+        OutputKind::List if surface.list_format_flag => {
+            "NDJSON, one object per line (--format=array for one array)"
+        }
+        OutputKind::List => "NDJSON, one object per line",
         OutputKind::Events => "NDJSON events, one per line as they happen",
-        other => output_label(other),
+        other => output_label(registry, other),
     }
 }
 

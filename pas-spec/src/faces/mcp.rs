@@ -126,20 +126,9 @@ fn input_schema(registry: &Registry, command: &Command) -> Value {
             required.push(param.name.clone().into());
         }
     }
-    let switches = [
-        (
-            command.dry_run,
-            "dry-run",
-            "Validate and report, change nothing.",
-        ),
-        (
-            command.effect == Effect::Destructive,
-            "force",
-            "Confirm the destructive change; without it the command refuses.",
-        ),
-    ];
-    for (offered, name, what) in switches {
-        if offered && !properties.contains_key(name) {
+    // The runtime's switches on this command, as every face lists them (`dry-run`, `force`).
+    for (name, what) in super::words::command_switches(registry, command) {
+        if !properties.contains_key(name) {
             properties.insert(
                 name.into(),
                 json!({"type": "boolean", "default": false, "description": what}),

@@ -16,4 +16,4 @@ pub mod mcp;
 pub mod skill;
 mod words;
 
-pub use words::config_env_var;
+pub use words::{command_switches, config_env_var};

@@ -4,10 +4,11 @@
 use std::fmt::Write as _;
 
 use crate::builtin_codes as codes;
+use crate::surface::{self, ErrorChannel, ListShape};
 use crate::{Command, Effect, OutputKind, ParamKind, ParamType, Parameter, Registry, StdinMode};
 
 pub(crate) fn usage_line(registry: &Registry, path: &[String], command: &Command) -> String {
-    let mut words = vec![registry.name.clone(), "--agent".to_owned()];
+    let mut words = surface::of(registry.profile).invocation_prefix(registry);
     words.extend(path.iter().cloned());
     let mut optional_flags = false;
     for param in &command.parameters {
@@ -113,9 +114,8 @@ pub(crate) fn param_facts(param: &Parameter) -> String {
     text
 }
 
-/// The effect sentence. What `--force` guards depends on the profile: compose confirms every
-/// destructive command with it; the `pas` profile guards only the wildcard of the synthesised
-/// `rm` (PAS 6.1) and leaves a tool's own destructive commands their own flags.
+/// The effect sentence. Every profile confirms a declared destructive command with its confirm
+/// flag (`--force`); the synthesised `rm` verb needs it only for a wildcard path (PAS 6.1).
 pub(crate) fn effect_line(registry: &Registry, command: &Command) -> String {
     let idempotent = if command.is_idempotent() {
         "idempotent"
@@ -124,10 +124,11 @@ pub(crate) fn effect_line(registry: &Registry, command: &Command) -> String {
     };
     let verb_rm = command.name == crate::Verb::Rm.as_str()
         && !registry.commands.iter().any(|c| c.name == command.name);
+    let confirm = surface::of(registry.profile).confirm_flag;
     let extra = match command.effect {
-        Effect::Destructive if registry.profile == crate::Profile::Compose => "; needs --force",
-        Effect::Destructive if verb_rm => "; a wildcard path needs --force",
-        _ => "",
+        Effect::Destructive if verb_rm => format!("; a wildcard path needs --{confirm}"),
+        Effect::Destructive => format!("; needs --{confirm}"),
+        _ => String::new(),
     };
     let dry_run = if command.dry_run {
         "; --dry-run changes nothing"
@@ -140,9 +141,11 @@ pub(crate) fn effect_line(registry: &Registry, command: &Command) -> String {
     )
 }
 
-pub(crate) fn output_label(kind: OutputKind) -> &'static str {
+pub(crate) fn output_label(registry: &Registry, kind: OutputKind) -> &'static str {
+    let envelope = surface::of(registry.profile).list_shape == ListShape::EnvelopeArray;
     match kind {
         OutputKind::Object => "object",
+        OutputKind::List | OutputKind::Events if envelope => "array",
         OutputKind::List => "NDJSON",
         OutputKind::Document => "Markdown",
         OutputKind::Events => "NDJSON events",
@@ -150,7 +153,21 @@ pub(crate) fn output_label(kind: OutputKind) -> &'static str {
     }
 }
 
-pub(crate) fn output_text(kind: OutputKind) -> &'static str {
+pub(crate) fn output_text(registry: &Registry, kind: OutputKind) -> &'static str {
+    if surface::of(registry.profile).list_shape == ListShape::EnvelopeArray {
+        return match kind {
+            OutputKind::Object => "One envelope on stdout; data is one JSON object.",
+            OutputKind::List => {
+                "One envelope on stdout; data is the JSON array of items, and meta has count, \
+                 total and hasMore. On failure the envelope is the error, never half a list."
+            }
+            OutputKind::Document => "One envelope on stdout; data is a Markdown string.",
+            OutputKind::Events => {
+                "One envelope on stdout, at the end; data is the JSON array of events."
+            }
+            OutputKind::None => "One envelope on stdout; data is null.",
+        };
+    }
     match kind {
         OutputKind::Object => "One JSON object on stdout.",
         OutputKind::List => {
@@ -174,21 +191,67 @@ pub(crate) fn stdin_text(mode: StdinMode) -> &'static str {
     }
 }
 
-/// The ERROR CODES rows: 0, the built-in groups (1, 2, 130, 143), and the registry's codes: all of
-/// them (`only` is `None`) or those a command names. Sorted by exit code, built-ins first, then
-/// declaration order, so the order is stable.
+/// The ERROR CODES rows: 0, the built-in constants grouped by meaning, and the registry's codes:
+/// all of them (`only` is `None`) or those a command names; each with the exit code it really
+/// ends with in the tool's profile (compose: 1, or 2 for a blocking code). Sorted by exit code,
+/// built-ins first, then declaration order, so the order is stable. A number the registry
+/// declares itself (a robot table's success code) is the registry's: no built-in row shares it.
 pub(crate) fn exit_code_rows(registry: &Registry, only: Option<&[&str]>) -> Vec<(u16, String)> {
-    let mut rows: Vec<(u16, u8, String)> = vec![(0, 0, "Success".to_owned())];
-    let mut exits: Vec<u8> = codes::BUILTINS.iter().map(|b| b.exit).collect();
-    exits.dedup();
-    for exit in exits {
-        let group: Vec<&codes::Builtin> =
-            codes::BUILTINS.iter().filter(|b| b.exit == exit).collect();
+    let surface = surface::of(registry.profile);
+    let mut rows: Vec<(u16, u8, String)> = Vec::new();
+    if !registry.exit_codes.iter().any(|c| c.code == 0) {
+        rows.push((0, 0, "Success".to_owned()));
+    }
+    // Built-ins grouped by (exit code in this profile, their PAS group), in table order.
+    let mut groups: Vec<(u8, u8, Vec<&codes::Builtin>)> = Vec::new();
+    for builtin in codes::BUILTINS {
+        let exit = surface.exit_of(registry, builtin.name);
+        match groups
+            .iter_mut()
+            .find(|(e, pas, _)| *e == exit && *pas == builtin.exit)
+        {
+            Some((_, _, group)) => group.push(builtin),
+            None => groups.push((exit, builtin.exit, vec![builtin])),
+        }
+    }
+    let declared = |exit: u8| {
+        surface.errors == ErrorChannel::StderrTable
+            && registry
+                .exit_codes
+                .iter()
+                .any(|c| c.code == u16::from(exit) && codes::builtin(&c.name).is_none())
+    };
+    for (exit, _, group) in groups {
+        if declared(exit) {
+            continue;
+        }
         let names: Vec<&str> = group.iter().map(|b| b.name).collect();
         rows.push((
             u16::from(exit),
             0,
             format!("{} ({})", group[0].meaning, names.join(", ")),
+        ));
+    }
+    // The runtime refuses a destructive command without its confirm flag: a constant of the
+    // profile, documented wherever such a command exists (and it is not the registry's own).
+    let confirm = surface.confirm_error;
+    let destructive = registry
+        .all_commands()
+        .iter()
+        .any(|c| c.effect == Effect::Destructive)
+        && only.is_none_or(|names| names.contains(&confirm));
+    let confirm_exit = surface.exit_of(registry, confirm);
+    if destructive
+        && !registry.exit_codes.iter().any(|c| c.name == confirm)
+        && !declared(confirm_exit)
+    {
+        rows.push((
+            u16::from(confirm_exit),
+            0,
+            format!(
+                "Destructive command without --{} ({confirm})",
+                surface.confirm_flag
+            ),
         ));
     }
     for code in &registry.exit_codes {
@@ -198,10 +261,15 @@ pub(crate) fn exit_code_rows(registry: &Registry, only: Option<&[&str]>) -> Vec<
         if only.is_some_and(|names| !names.contains(&code.name.as_str())) {
             continue;
         }
+        let exit = match surface.errors {
+            ErrorChannel::StderrTable => code.code,
+            ErrorChannel::Envelope => u16::from(surface.exit_of(registry, &code.name)),
+        };
+        let success = if code.success { ", success" } else { "" };
         rows.push((
-            code.code,
+            exit,
             1,
-            format!("{} ({})", one_line(&code.meaning), code.name),
+            format!("{} ({}{success})", one_line(&code.meaning), code.name),
         ));
     }
     rows.sort_by_key(|(code, origin, _)| (*code, *origin));
@@ -227,36 +295,42 @@ pub fn config_env_var(tool: &str) -> String {
     name
 }
 
-/// The flags the runtime gives every tool, as (signature, meaning) rows.
+/// The flags the runtime gives every tool of its profile, as (signature, meaning) rows.
 pub(crate) fn runtime_flag_rows(registry: &Registry) -> Vec<(String, String)> {
-    vec![
-        (
-            "--agent".to_owned(),
-            "Machine mode: JSON on stdout, JSON errors on stderr, no colour, no prompt. \
-             Same as PAS_AGENT=1."
-                .to_owned(),
-        ),
-        (
-            "--audit-log <path>".to_owned(),
-            "Append one JSON line per call (time, command, redacted arguments, result).".to_owned(),
-        ),
-        (
-            "--config <path>".to_owned(),
-            format!(
-                "Read global flags from this TOML file (else ${}, else \
-                 ~/.config/{}/config.toml); flags and environment win over it.",
-                config_env_var(&registry.name),
-                registry.name
-            ),
-        ),
-        (
-            "--version".to_owned(),
-            "Print the name, version and PAS level.".to_owned(),
-        ),
-    ]
+    surface::of(registry.profile).flag_rows(registry)
 }
 
 /// Registry texts may hold newlines; help lines must not.
 pub(crate) fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The switches the runtime adds to one command, as (long name, meaning): `--dry-run` where the
+/// spec offers it, the profile's confirm flag (`--force`) on a destructive command. Agent help,
+/// `.llm`, the catalog and the MCP export all list them, and the runtime's clap command has them.
+pub fn command_switches(registry: &Registry, command: &Command) -> Vec<(&'static str, String)> {
+    let surface = surface::of(registry.profile);
+    let mut switches = Vec::new();
+    if command.dry_run {
+        switches.push((
+            "dry-run",
+            "Validate and report what would change, changing nothing.".to_owned(),
+        ));
+    }
+    if command.effect == Effect::Destructive {
+        let verb_rm = command.name == crate::Verb::Rm.as_str()
+            && !registry.commands.iter().any(|c| c.name == command.name);
+        let what = if verb_rm {
+            "Confirm a wildcard path (or the whole tree); without it such a call is refused."
+                .to_owned()
+        } else {
+            format!(
+                "Confirm the destructive change; without it the command refuses with {} and \
+                 changes nothing.",
+                surface.confirm_error
+            )
+        };
+        switches.push((surface.confirm_flag, what));
+    }
+    switches
 }

@@ -55,13 +55,16 @@ impl<'a> Context<'a> {
 
     /// Why a command word is taken by the built CLI itself, if it is.
     pub fn reserved_word(&self, word: &str) -> Option<&'static str> {
+        let builtin = crate::surface::of(self.profile())
+            .builtin_words()
+            .any(|b| b.word == word);
         match (word, self.profile()) {
             ("help", _) => Some("the built-in `help` command"),
             ("docs" | "completions" | "man", _) => {
                 Some("a built-in documentation command (`.llm`, completions, man page)")
             }
-            ("tools" | "health" | "config", Profile::Compose) => {
-                Some("a built-in command of the compose profile")
+            _ if builtin => {
+                Some("a built-in command of the profile (see `surface::BUILTIN_WORDS`)")
             }
             ("capabilities", Profile::Robot) => Some("a built-in command of the robot profile"),
             _ if self.verbs.iter().any(|verb| verb.as_str() == word) => {

@@ -24,6 +24,9 @@ pub fn check(context: &Context, report: &mut Report) {
                 check_word(word, &pointer.at("path").at(position), report);
             }
         }
+        if path.is_empty() && commands.len() == 1 {
+            check_root_positionals(context, index, report);
+        }
         if path.is_empty() && commands.len() > 1 {
             report.error(
                 "E035",
@@ -95,6 +98,33 @@ fn check_word(word: &str, pointer: &Pointer, report: &mut Report) {
             "Use lowercase letters, digits and single hyphens, starting with a letter, e.g. `create` or `list-all`.",
         );
     }
+}
+
+/// A compose tool's built-ins (`tools`, `health`, `config show`) are subcommands: a one-command
+/// compose tool that takes positionals at its root would read `tools` as a value, so its
+/// built-ins would be unreachable. (The other profiles answer their built-in words before
+/// parsing, so a value spelled like one is written `./tools` there.)
+fn check_root_positionals(context: &Context, index: usize, report: &mut Report) {
+    if context.profile() != crate::Profile::Compose {
+        return;
+    }
+    let command = &context.registry.commands[index];
+    let Some(position) = command
+        .parameters
+        .iter()
+        .position(|p| p.kind != crate::ParamKind::Flag)
+    else {
+        return;
+    };
+    report.error(
+        "E078",
+        &report::command(index).at("parameters").at(position),
+        format!(
+            "The one-command compose tool takes the positional `{}` at its root, where the built-in words (`tools`, `health`, `config show`) would be read as its value.",
+            command.parameters[position].name
+        ),
+        "Give the command a word (`path: [count]`) so the built-ins stay reachable, or make the parameter a flag (`kind: flag`).",
+    );
 }
 
 /// `help` is clap's at every level of the tree; the other built-in words only at the top.

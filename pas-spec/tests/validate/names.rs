@@ -131,3 +131,31 @@ fn generated_verbs_are_reserved() {
     });
     assert_exactly(&found, &[]);
 }
+
+/// A one-command compose tool that takes a positional at its root would read `tools` as its
+/// value: refused, located at the positional, with a hint. Flags only keep the built-ins
+/// reachable; the pas profile answers its built-in words before parsing, so it may.
+#[test]
+fn a_one_command_compose_tool_keeps_its_built_ins_reachable() {
+    let one_command = |profile: &str, kind: &str| {
+        check(|s| {
+            s["profile"] = json!(profile);
+            s["commands"] = json!([{
+                "name": "count",
+                "path": [],
+                "description": "Count words.",
+                "parameters": [
+                    {"name": "verbose", "type": "boolean", "description": "More."},
+                    {"name": "files", "kind": kind, "description": "The files."}
+                ]
+            }]);
+            s["examples"] = json!([]);
+        })
+    };
+    let found = one_command("compose", "variadic");
+    assert_has(&found, "E078", "/commands/0/parameters/1");
+    let hint = &found.iter().find(|d| d.code == "E078").unwrap().hint;
+    assert!(format!("{hint:?}").contains("path"), "{hint:?}");
+    assert_lacks(&one_command("compose", "flag"), "E078");
+    assert_lacks(&one_command("pas", "variadic"), "E078");
+}

@@ -1,0 +1,343 @@
+//! The built-in surface of each contract profile: ONE table that says what a tool of that
+//! profile offers beyond its own commands, and how its machine output looks.
+//!
+//! Every face (agent help, `.llm`, the catalog, man pages and completions through the clap
+//! command, the MCP export) and the runtime's clap augmentation read this table, so a flag a face
+//! omits is a flag the binary refuses, and a face cannot document another profile's behaviour.
+//!
+//! To add a profile, add one [`Surface`] constant and one arm to [`of`]. To add a built-in word
+//! (e.g. `mcp`, `sessions`, `capabilities`), add one row to [`BUILTIN_WORDS`]: the validator
+//! reserves it, the runtime routes it, and agent help lists it.
+
+use crate::{Profile, Registry};
+
+/// A flag the runtime gives every command of a tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuntimeFlag {
+    /// The long name, without `--`.
+    pub long: &'static str,
+    /// The value's placeholder (`path`), or `None` for a switch.
+    pub value: Option<&'static str>,
+    /// What it does, one sentence.
+    pub meaning: &'static str,
+    /// It changes how machine output looks (`--agent`, `--toon`, ...): conform checks the
+    /// binary refuses such a flag when the profile does not list it.
+    pub machine_output: bool,
+}
+
+impl RuntimeFlag {
+    /// `--long <value>` or `--long`.
+    pub fn signature(&self) -> String {
+        match self.value {
+            Some(value) => format!("--{} <{value}>", self.long),
+            None => format!("--{}", self.long),
+        }
+    }
+}
+
+/// A word the runtime answers itself, whatever the tool's commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BuiltinWord {
+    /// The word as typed.
+    pub word: &'static str,
+    /// What follows it, for the usage column (`[NAME]`, `<shell>`), or empty.
+    pub args: &'static str,
+    /// What it prints.
+    pub meaning: &'static str,
+    /// The profiles that have it.
+    pub profiles: &'static [Profile],
+}
+
+const ALL: &[Profile] = &[Profile::Pas, Profile::Compose, Profile::Robot];
+const COMPOSE_ONLY: &[Profile] = &[Profile::Compose];
+
+/// Every built-in word, in the order agent help lists them. One list: later built-ins (`mcp`,
+/// `sessions`, `capabilities`) are one row each.
+pub const BUILTIN_WORDS: &[BuiltinWord] = &[
+    BuiltinWord {
+        word: "tools",
+        args: "[NAME]",
+        meaning: "The JSON catalog of every command (or one, by dotted name).",
+        profiles: ALL,
+    },
+    BuiltinWord {
+        word: "docs",
+        args: "",
+        meaning: "The .llm document: the whole contract in Markdown.",
+        profiles: ALL,
+    },
+    BuiltinWord {
+        word: "completions",
+        args: "<shell>",
+        meaning: "Shell completions: bash, zsh, fish, powershell or elvish.",
+        profiles: ALL,
+    },
+    BuiltinWord {
+        word: "man",
+        args: "[COMMAND...]",
+        meaning: "The roff man page of the tool or of one command.",
+        profiles: ALL,
+    },
+    BuiltinWord {
+        word: "health",
+        args: "",
+        meaning: "Whether the tool can work now: ready, degraded or blocked, with fixes.",
+        profiles: COMPOSE_ONLY,
+    },
+    BuiltinWord {
+        word: "config",
+        args: "show",
+        meaning: "Each global flag's effective value and where it came from.",
+        profiles: COMPOSE_ONLY,
+    },
+];
+
+/// Every word a tool's command (or a one-command tool's positional) must not take, in every
+/// profile: a built-in of any profile, so a spec can change profile without a rename.
+pub fn reserved_words() -> impl Iterator<Item = &'static str> {
+    BUILTIN_WORDS.iter().map(|b| b.word)
+}
+
+/// How a list command's output looks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListShape {
+    /// One JSON value per line, streamed (`--format array` for one array).
+    Ndjson,
+    /// One envelope whose `data` is the array of items.
+    EnvelopeArray,
+}
+
+/// Where a failure goes and which exit code it ends with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorChannel {
+    /// One JSON line on stderr, stdout empty; exit with the registry's table (PAS 7.1).
+    StderrTable,
+    /// One `{ok:false,error:{code,...}}` envelope on stdout; exit 1, or 2 for a blocking code.
+    Envelope,
+}
+
+/// One profile's built-in surface.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Surface {
+    /// The profile.
+    pub profile: Profile,
+    /// The switch that turns machine output on, when output is not machine output always.
+    pub machine_switch: Option<&'static str>,
+    /// The flags every command accepts, as agent help lists them (machine switch first).
+    pub flags: &'static [RuntimeFlag],
+    /// List commands take `--format ndjson|array`.
+    pub list_format_flag: bool,
+    /// How a list looks.
+    pub list_shape: ListShape,
+    /// How errors are written and which exit code they take.
+    pub errors: ErrorChannel,
+    /// The flag that confirms a destructive command (the runtime refuses it without).
+    pub confirm_flag: &'static str,
+    /// The error constant of a destructive command run without [`Surface::confirm_flag`].
+    pub confirm_error: &'static str,
+    /// The runtime's anti-pattern that applies to every tool of the profile, if any:
+    /// (pattern after the tool's name, what to do instead).
+    pub anti_pattern: Option<(&'static str, &'static str)>,
+}
+
+/// The error constant of a destructive command run without its confirmation flag.
+pub const FORCE_REQUIRED: &str = "FORCE_REQUIRED";
+
+const AGENT: RuntimeFlag = RuntimeFlag {
+    long: "agent",
+    value: None,
+    meaning: "Machine mode: JSON on stdout, JSON errors on stderr, no colour, no prompt. \
+              Same as PAS_AGENT=1.",
+    machine_output: true,
+};
+const TOON: RuntimeFlag = RuntimeFlag {
+    long: "toon",
+    value: None,
+    meaning: "Print the envelope as TOON instead of JSON.",
+    machine_output: true,
+};
+const AUDIT_LOG: RuntimeFlag = RuntimeFlag {
+    long: "audit-log",
+    value: Some("path"),
+    meaning: "Append one JSON line per call (time, command, redacted arguments, result).",
+    machine_output: false,
+};
+/// `--config`; its meaning names the tool's variable and directory (see [`config_meaning`]).
+const CONFIG: RuntimeFlag = RuntimeFlag {
+    long: "config",
+    value: Some("path"),
+    meaning: "",
+    machine_output: false,
+};
+const VERSION: RuntimeFlag = RuntimeFlag {
+    long: "version",
+    value: None,
+    meaning: "Print the name, version and PAS level.",
+    machine_output: false,
+};
+
+/// The `pas` profile (PAS levels 1 to 4).
+pub const PAS: Surface = Surface {
+    profile: Profile::Pas,
+    machine_switch: Some("--agent"),
+    flags: &[AGENT, AUDIT_LOG, CONFIG, VERSION],
+    list_format_flag: true,
+    list_shape: ListShape::Ndjson,
+    errors: ErrorChannel::StderrTable,
+    confirm_flag: "force",
+    confirm_error: FORCE_REQUIRED,
+    anti_pattern: Some((
+        "... without --agent",
+        "Text for people, not a contract; add --agent for JSON.",
+    )),
+};
+
+/// The `compose` profile: JSON envelopes always, so no `--agent` and no `--format`
+/// (presentation flags are an anti-pattern of the compose contract; `--toon` is its one
+/// alternate encoding).
+pub const COMPOSE: Surface = Surface {
+    profile: Profile::Compose,
+    machine_switch: None,
+    flags: &[TOON, AUDIT_LOG, CONFIG, VERSION],
+    list_format_flag: false,
+    list_shape: ListShape::EnvelopeArray,
+    errors: ErrorChannel::Envelope,
+    confirm_flag: "force",
+    confirm_error: FORCE_REQUIRED,
+    anti_pattern: None,
+};
+
+/// The `robot` profile as the runtime serves it today: the `pas` machinery (the robot
+/// envelope, `--compact`, `--fields` and `capabilities` belong to the robot issue, which replaces
+/// this row with the robot contract's own surface).
+pub const ROBOT: Surface = Surface {
+    profile: Profile::Robot,
+    ..PAS
+};
+
+/// The surface of a profile.
+pub fn of(profile: Profile) -> &'static Surface {
+    match profile {
+        Profile::Pas => &PAS,
+        Profile::Compose => &COMPOSE,
+        Profile::Robot => &ROBOT,
+    }
+}
+
+/// Every machine-output flag any profile knows, so conform can try those a tool's own profile
+/// omits.
+pub fn all_machine_flags() -> Vec<&'static str> {
+    let mut flags: Vec<&'static str> = Vec::new();
+    for surface in [&PAS, &COMPOSE, &ROBOT] {
+        for flag in surface.flags.iter().filter(|f| f.machine_output) {
+            if !flags.contains(&flag.long) {
+                flags.push(flag.long);
+            }
+        }
+        if surface.list_format_flag && !flags.contains(&"format") {
+            flags.push("format");
+        }
+    }
+    flags
+}
+
+impl Surface {
+    /// The built-in words of this profile.
+    pub fn builtin_words(&self) -> impl Iterator<Item = &'static BuiltinWord> + '_ {
+        BUILTIN_WORDS
+            .iter()
+            .filter(|b| b.profiles.contains(&self.profile))
+    }
+
+    /// The built-in words a tool of this profile answers: those no command of its own takes.
+    pub fn reachable_words<'a>(
+        &'a self,
+        registry: &'a Registry,
+    ) -> impl Iterator<Item = &'static BuiltinWord> + 'a {
+        self.builtin_words().filter(|b| {
+            !registry
+                .commands
+                .iter()
+                .any(|c| c.argv_path().first().map(String::as_str) == Some(b.word))
+        })
+    }
+
+    /// The words an invocation starts with: the tool's name, then the machine switch.
+    pub fn invocation_prefix(&self, registry: &Registry) -> Vec<String> {
+        let mut words = vec![registry.name.clone()];
+        words.extend(self.machine_switch.map(str::to_owned));
+        words
+    }
+
+    /// The flags of every command, each as (signature, meaning) for this tool.
+    pub fn flag_rows(&self, registry: &Registry) -> Vec<(String, String)> {
+        self.flags
+            .iter()
+            .map(|flag| {
+                let meaning = if flag.long == CONFIG.long {
+                    config_meaning(registry)
+                } else {
+                    flag.meaning.to_owned()
+                };
+                (flag.signature(), meaning)
+            })
+            .collect()
+    }
+
+    /// Whether the runtime gives this flag (long name, without `--`) to every command.
+    pub fn has_flag(&self, long: &str) -> bool {
+        self.flags.iter().any(|f| f.long == long)
+    }
+
+    /// The exit status an error constant ends with in this profile.
+    pub fn exit_of(&self, registry: &Registry, name: &str) -> u8 {
+        match self.errors {
+            ErrorChannel::StderrTable => crate::builtin_codes::exit_code(registry, name),
+            ErrorChannel::Envelope => {
+                let blocking = name == crate::builtin_codes::CONFIG_INVALID
+                    || registry
+                        .exit_codes
+                        .iter()
+                        .any(|c| c.blocking && c.name == name);
+                if blocking { 2 } else { 1 }
+            }
+        }
+    }
+}
+
+fn config_meaning(registry: &Registry) -> String {
+    format!(
+        "Read global flags from this TOML file (else ${}, else ~/.config/{}/config.toml); flags \
+         and environment win over it.",
+        crate::faces::config_env_var(&registry.name),
+        registry.name
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compose_has_no_agent_and_no_format() {
+        assert!(!COMPOSE.has_flag("agent"));
+        const { assert!(!COMPOSE.list_format_flag) };
+        assert!(COMPOSE.has_flag("toon"));
+        assert!(PAS.has_flag("agent") && !PAS.has_flag("toon"));
+    }
+
+    #[test]
+    fn machine_flags_of_every_profile() {
+        assert_eq!(all_machine_flags(), ["agent", "format", "toon"]);
+    }
+
+    #[test]
+    fn every_profile_has_the_documentation_words() {
+        for profile in [Profile::Pas, Profile::Compose, Profile::Robot] {
+            let words: Vec<&str> = of(profile).builtin_words().map(|b| b.word).collect();
+            for word in ["tools", "docs", "completions", "man"] {
+                assert!(words.contains(&word), "{profile:?} {word}");
+            }
+        }
+    }
+}
