@@ -101,7 +101,14 @@ fn every_skill_names_its_commands_exit_codes_anti_patterns_and_reference() {
                 "{stem}: {}",
                 command.usage
             );
-            assert!(command.usage.contains("--agent"), "an agent invocation");
+            let prefix = pas_spec::surface::of(registry.profile)
+                .invocation_prefix(&registry)
+                .join(" ");
+            assert!(
+                command.usage.starts_with(&prefix),
+                "{stem}: an agent invocation starts with `{prefix}`: {}",
+                command.usage
+            );
         }
         for code in &doc.exit_codes {
             assert!(text.contains(&format!("- {}: ", code.code)), "{stem}");

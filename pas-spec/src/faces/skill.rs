@@ -88,13 +88,16 @@ pub fn render(registry: &Registry) -> String {
     examples(&mut out, &doc);
     exit_codes(&mut out, &doc);
     anti_patterns(&mut out, &doc);
+    // How one command's help is asked for follows the profile (compose has no `--agent`).
+    let prefix = crate::surface::of(registry.profile)
+        .invocation_prefix(registry)
+        .join(" ");
     let _ = writeln!(
         out,
         "## Reference\n\n`{}` (what `{} docs` prints) has every parameter, output field and \
-         per-command error; `{} --agent <command> --help` shows one command.",
+         per-command error; `{prefix} <command> --help` shows one command.",
         reference_path(registry),
         doc.name,
-        doc.name
     );
     out
 }
