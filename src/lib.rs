@@ -69,6 +69,7 @@ mod clap_augment;
 pub mod clap_face;
 pub mod codes;
 mod config_file;
+mod const_check;
 mod context;
 mod doc_commands;
 mod error;
@@ -88,6 +89,7 @@ mod route;
 mod signals;
 pub mod time;
 pub mod tool;
+mod undeclared;
 mod validate;
 pub mod xdg;
 
@@ -119,5 +121,6 @@ pub use pas_macros::include_spec;
 /// What `#[derive(AgentTool)]` expands to refers to; not a stable API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::const_check::declares;
     pub use crate::tool::private::*;
 }

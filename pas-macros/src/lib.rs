@@ -106,6 +106,7 @@
 mod ast;
 mod attr;
 mod ctxt;
+mod errors_check;
 mod expand;
 mod spec;
 mod valid;
