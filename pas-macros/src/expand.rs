@@ -227,9 +227,11 @@ fn field_schemas(fields: &[Field], payload: Option<&Type>) -> TokenStream {
         match field.role {
             FieldRole::Arg => {
                 let id = field.ident.unraw().to_string();
+                let secret = field.secret;
                 pushes.push(quote! {
                     fields.push(::pas::tool::FieldSchema {
                         id: #id,
+                        secret: #secret,
                         schema: {
                             use ::pas::__private::{JsonSchemaOf as _, NoJsonSchema as _};
                             (&::pas::__private::Probe::<#ty>::new()).json_schema()
