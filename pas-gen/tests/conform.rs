@@ -61,7 +61,7 @@ fn assert_all_pass(tool: &[&str]) {
     assert_eq!(summary["ok"], true);
     assert_eq!(code, 0);
     // Every level 1 and 2 check of the pas contract ran.
-    assert_eq!(checks.len(), 19, "{checks:?}");
+    assert_eq!(checks.len(), 20, "{checks:?}");
 }
 
 #[test]
@@ -96,6 +96,7 @@ const FAULTS: &[(&str, &str)] = &[
     ("undocumented_exit", "exit_codes.documented"),
     ("exit_3", "exit_codes.semantic"),
     ("declared_exit_1", "errors.declared"),
+    ("undeclared_code", "errors.known"),
 ];
 
 #[test]

@@ -324,6 +324,21 @@ fn error_codes_are_typed_a_misspelt_one_does_not_compile_and_an_undeclared_strin
     assert_eq!(error["error"], "INTERNAL_ERROR", "{error}");
     assert_eq!(error["details"]["undeclared"], "CITY_NOTFOUND", "{error}");
     assert!(error["message"].as_str().unwrap().contains("CITY_NOTFOUND"));
+
+    // And conform, running the spec's examples, fails the tool for it.
+    let output = pas_gen()
+        .args(["--agent", "conform", "--level", "2", "--"])
+        .arg(&binary)
+        .env("WEATHER_API_KEY", "k-test-123456")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    let known = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|l| l["check"] == "errors.known")
+        .unwrap_or_else(|| panic!("errors.known ran: {text}"));
+    assert_eq!(known["status"], "fail", "{known}");
 }
 
 #[test]
