@@ -64,7 +64,7 @@ pub(crate) fn emit(input: &Input) -> TokenStream {
             && path.path.segments.iter().all(|s| s.arguments.is_empty()));
         if plain {
             let inner = inner.to_token_stream();
-            checks.push(quote!(<#inner>::__pas_check_errors(declared);));
+            checks.push(quote!(<#inner>::__pas_errors_check_needs_derive_AgentTool(declared);));
         }
     }
     let root = is_root(input).then(|| {
@@ -76,15 +76,16 @@ pub(crate) fn emit(input: &Input) -> TokenStream {
             declared.extend(["GENERAL_ERROR", "INVALID_ARGUMENT"].map(str::to_owned));
         }
         quote! {
-            const _: () = #ident::__pas_check_errors(&[#(#declared),*]);
+            const _: () = #ident::__pas_errors_check_needs_derive_AgentTool(&[#(#declared),*]);
         }
     });
     quote! {
         #[automatically_derived]
         impl #ident {
             #[doc(hidden)]
-            #[allow(unused_variables, clippy::all)]
-            pub const fn __pas_check_errors(declared: &[&str]) {
+            // Named so that a nested type without the derive says why in the error.
+            #[allow(unused_variables, non_snake_case, clippy::all)]
+            pub const fn __pas_errors_check_needs_derive_AgentTool(declared: &[&str]) {
                 #(#checks)*
             }
         }

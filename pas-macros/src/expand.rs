@@ -48,7 +48,8 @@ fn stub(input: &DeriveInput) -> TokenStream {
             #[automatically_derived]
             impl #ident {
                 #[doc(hidden)]
-                pub const fn __pas_check_errors(_declared: &[&str]) {}
+                #[allow(non_snake_case)]
+                pub const fn __pas_errors_check_needs_derive_AgentTool(_declared: &[&str]) {}
             }
         }
     });
