@@ -22,6 +22,7 @@ use crate::profile::{self, CallOptions};
 use crate::redact::Redactor;
 use crate::reply::Reply;
 use crate::resources::{self, Resources, route::VerbHandler};
+use crate::undeclared;
 use crate::{clap_face, codes, doc_commands, panics, parse_error, render, route, signals};
 
 /// A command's handler: parsed arguments and the call's context in, a reply or an error out.
@@ -416,7 +417,11 @@ impl App {
         let dry_run = builtins::guard::dry_run(command, leaf);
         let context = Context::new(shared.clone(), selected.clone()).with_dry_run(dry_run);
         let ran = panics::catch(|| -> Result<(), Stop> {
-            let reply = handler(&args, &context)?;
+            // The tool's own commands answer the tool's own codes (verbs answer the runtime's).
+            let reply = handler(&args, &context).map_err(|error| match selected {
+                Selected::Declared(_) => undeclared::check(registry, error),
+                Selected::Verb(_) => error,
+            })?;
             render::drive::reply(shared, reply)
         });
         match ran {

@@ -79,6 +79,19 @@ pub(crate) fn prescan(args: impl IntoIterator<Item = OsString>, env_agent: bool)
             found.agent = true;
             found.agent_flag = true;
             continue;
+        } else if let Some(value) = bytes.strip_prefix(b"--agent=") {
+            // `--agent=true` and `--agent=1`, as agents write boolean flags; `--agent=false`
+            // and `=0` turn it off. Any other value still asks for agent mode, and stays in argv
+            // so the parser answers it as the JSON error it is.
+            match value {
+                b"true" | b"1" | b"yes" | b"on" => found.agent = true,
+                b"false" | b"0" | b"no" | b"off" => found.agent = false,
+                _ => {
+                    found.agent = true;
+                    found.argv.push(arg);
+                }
+            }
+            continue;
         } else if bytes == SPEC_FLAG.as_bytes() {
             found.print_spec = true;
             continue;

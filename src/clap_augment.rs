@@ -3,7 +3,7 @@
 //! examples after human help, and `--format` on list commands.
 
 use clap::{Arg, ArgAction};
-use pas_spec::{Example, OutputKind, Registry};
+use pas_spec::{Example, OutputKind, ParamKind, ParamType, Parameter, Registry};
 
 use crate::level;
 
@@ -80,6 +80,7 @@ pub(crate) fn augment(
     if !root_examples.is_empty() {
         cmd = with_examples(cmd, &root_examples);
     }
+    cmd = negative_numbers(cmd, &registry.global_flags);
     // The level 3/4 verbs too: `ls` is a list, and the verbs have examples.
     for command in registry.commands.iter().chain(verbs.iter().map(|v| &**v)) {
         let path = command.argv_path();
@@ -89,6 +90,11 @@ pub(crate) fn augment(
         } else {
             &command.examples
         };
+        if has_numbers(&command.parameters) {
+            cmd = at_path(cmd, &path, &mut |sub| {
+                negative_numbers(sub, &command.parameters)
+            });
+        }
         if !list && examples.is_empty() {
             continue;
         }
@@ -108,6 +114,43 @@ pub(crate) fn augment(
             }
             sub
         });
+    }
+    cmd
+}
+
+fn has_numbers(params: &[Parameter]) -> bool {
+    params
+        .iter()
+        .any(|p| matches!(p.element_type(), ParamType::Integer | ParamType::Number))
+}
+
+/// Numeric parameters take negative values as agents write them (`--limit -1`, `move -- -3`
+/// aside): the value is parsed, then validated like any other, instead of being read as a flag.
+fn negative_numbers(mut cmd: clap::Command, params: &[Parameter]) -> clap::Command {
+    if !has_numbers(params) {
+        return cmd;
+    }
+    let ids: Vec<String> = cmd
+        .get_arguments()
+        .filter(|arg| {
+            params.iter().any(|p| {
+                let numeric = matches!(p.element_type(), ParamType::Integer | ParamType::Number);
+                let same = match p.kind {
+                    ParamKind::Flag => arg.get_long() == Some(p.name.as_str()),
+                    _ => {
+                        arg.is_positional()
+                            && (arg.get_id() == p.name.as_str()
+                                || arg.get_id() == p.name.replace('-', "_").as_str()
+                                || p.rust_name.as_deref() == Some(arg.get_id().as_str()))
+                    }
+                };
+                numeric && same
+            })
+        })
+        .map(|arg| arg.get_id().to_string())
+        .collect();
+    for id in ids {
+        cmd = cmd.mut_arg(id, |arg| arg.allow_negative_numbers(true));
     }
     cmd
 }

@@ -70,6 +70,7 @@ pub mod clap_face;
 mod closed_stdout;
 pub mod codes;
 mod config_file;
+mod const_check;
 mod context;
 mod doc_commands;
 mod error;
@@ -91,6 +92,7 @@ mod signals;
 pub mod store;
 pub mod time;
 pub mod tool;
+mod undeclared;
 mod validate;
 pub mod xdg;
 
@@ -122,5 +124,6 @@ pub use pas_macros::include_spec;
 /// What `#[derive(AgentTool)]` expands to refers to; not a stable API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::const_check::declares;
     pub use crate::tool::private::*;
 }

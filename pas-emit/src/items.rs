@@ -23,8 +23,18 @@ pub(crate) enum ItemType {
     Nothing,
 }
 
-/// Chooses the item type of `command`; `base` is its UpperCamelCase name.
-pub(crate) fn item_type(command: &Command, base: &str, types: &mut Scope) -> ItemType {
+/// The structs already made, by suffix and schema: commands that share one output schema (a
+/// YAML anchor, say) share one struct, so a handler can pass one command's result to another.
+pub(crate) type Shared = std::collections::HashMap<String, Ident>;
+
+/// Chooses the item type of `command`; `base` is its UpperCamelCase name. A struct shared by
+/// several commands is named after the first of them.
+pub(crate) fn item_type(
+    command: &Command,
+    base: &str,
+    types: &mut Scope,
+    shared: &mut Shared,
+) -> ItemType {
     if matches!(command.output, OutputKind::Document | OutputKind::None) {
         return ItemType::Nothing;
     }
@@ -34,8 +44,13 @@ pub(crate) fn item_type(command: &Command, base: &str, types: &mut Scope) -> Ite
                 OutputKind::List | OutputKind::Events => "Item",
                 _ => "Output",
             };
+            let key = format!("{suffix} {schema}");
+            let ident = shared
+                .entry(key)
+                .or_insert_with(|| names::ident(&types.fresh(format!("{base}{suffix}"))))
+                .clone();
             ItemType::Struct {
-                ident: names::ident(&types.fresh(format!("{base}{suffix}"))),
+                ident,
                 schema: schema.clone(),
             }
         }
@@ -61,8 +76,10 @@ pub(crate) fn path(item: &ItemType) -> TokenStream {
     }
 }
 
-/// The struct definition, when the item is a generated struct.
-pub(crate) fn definition(item: &ItemType, command: &Command) -> Option<TokenStream> {
+/// The struct definition, when the item is a generated struct; `commands` are every command
+/// whose result it is (the first decides the wording).
+pub(crate) fn definition(item: &ItemType, commands: &[&Command]) -> Option<TokenStream> {
+    let command = commands.first()?;
     let ItemType::Struct { ident, schema } = item else {
         return None;
     };
@@ -91,7 +108,7 @@ pub(crate) fn definition(item: &ItemType, command: &Command) -> Option<TokenStre
             quote! {
                 #doc
                 #rename
-                #[serde(skip_serializing_if = "Option::is_none")]
+                #[serde(default, skip_serializing_if = "Option::is_none")]
                 pub #field: Option<#ty>
             }
         }
@@ -101,13 +118,16 @@ pub(crate) fn definition(item: &ItemType, command: &Command) -> Option<TokenStre
         OutputKind::Events => "One event of",
         _ => "The result of",
     };
+    let names: Vec<String> = commands.iter().map(|c| format!("`{}`", c.name)).collect();
     let doc = text::doc(&format!(
-        "{which} `{}`, as its `outputSchema` describes it.",
-        command.name
+        "{which} {}, as its `outputSchema` describes it.",
+        names.join(", ")
     ));
     Some(quote! {
         #doc
-        #[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
+        #[derive(
+            Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+        )]
         pub struct #ident {
             #(#fields,)*
         }

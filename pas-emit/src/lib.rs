@@ -12,6 +12,7 @@
 
 mod agent;
 mod canonical;
+mod codes;
 mod error;
 #[cfg(feature = "format")]
 mod file;

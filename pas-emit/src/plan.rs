@@ -14,6 +14,7 @@ pub(crate) const CLI: &str = "Cli";
 pub(crate) const COMMANDS: &str = "Commands";
 pub(crate) const GLOBALS: &str = "Globals";
 pub(crate) const HANDLERS: &str = "Handlers";
+pub(crate) const ERROR_CODE: &str = "ErrorCode";
 
 /// Everything the token writers need.
 pub(crate) struct Plan<'a> {
@@ -142,8 +143,9 @@ pub(crate) fn plan(registry: &Registry) -> Result<Plan<'_>, EmitError> {
         ));
     }
 
-    let mut types = Scope::with(&[CLI, COMMANDS, GLOBALS, HANDLERS]);
+    let mut types = Scope::with(&[CLI, COMMANDS, GLOBALS, HANDLERS, ERROR_CODE]);
     let mut methods = Scope::with(&["app"]);
+    let mut shared = items::Shared::new();
     let mut leaves = Vec::with_capacity(registry.commands.len());
     for (index, command) in registry.commands.iter().enumerate() {
         let words: Vec<&str> = command.name.split('.').collect();
@@ -153,7 +155,7 @@ pub(crate) fn plan(registry: &Registry) -> Result<Plan<'_>, EmitError> {
         } else {
             types.fresh(format!("{base}Args"))
         };
-        let item = items::item_type(command, &base, &mut types);
+        let item = items::item_type(command, &base, &mut types, &mut shared);
         leaves.push(Leaf {
             command,
             index,

@@ -85,9 +85,24 @@ pub(crate) fn types(plan: &Plan) -> Result<TokenStream, EmitError> {
             });
         }
     }
+    // One struct per distinct result type, documented with every command that returns it.
+    let mut defined = std::collections::HashSet::new();
     for leaf in &plan.leaves {
-        out.extend(items::definition(&leaf.item, leaf.command));
+        let items::ItemType::Struct { ident, .. } = &leaf.item else {
+            continue;
+        };
+        if !defined.insert(ident.to_string()) {
+            continue;
+        }
+        let commands: Vec<&pas_spec::Command> = plan
+            .leaves
+            .iter()
+            .filter(|other| matches!(&other.item, items::ItemType::Struct { ident: i, .. } if i == ident))
+            .map(|other| other.command)
+            .collect();
+        out.extend(items::definition(&leaf.item, &commands));
     }
+    out.push(crate::codes::error_codes(plan));
     Ok(quote!(#(#out)*))
 }
 

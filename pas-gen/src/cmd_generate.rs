@@ -1,15 +1,22 @@
-//! `pas-gen generate SPEC --out DIR`: refresh the generated code of a scaffolded project after
-//! its spec changed. Only files whose first line holds `@generated` are rewritten, and
-//! `docs/<tool>.llm`, which pas-gen owns; a user's file is never touched, and no code is deleted. What the changed spec needs from the user (new
-//! handler methods, and methods the trait no longer has) is listed instead.
+//! `pas-gen generate SPEC --out DIR`: refresh the generated parts of a scaffolded project after
+//! its spec changed: files whose first line holds `@generated`, `docs/<tool>.llm`, and the part
+//! of the README between its `@generated` marks. A user's file is never touched, and no code is
+//! deleted. What the changed spec asks of the handlers (methods to add or remove, parameters
+//! added, removed or retyped, output and error changes) is listed instead, or that nothing does.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use pas::{Args, Context, Error, Reply};
 use serde_json::json;
 
+use crate::changes::{self, Change};
 use crate::cmd_new::write;
 use crate::scaffold::{self, CONTRACT_RS, GENERATED_RS, HANDLERS_RS};
+
+/// The scaffold's README and the marks around the part pas-gen owns.
+const README: &str = "README.md";
+const README_START: &str = "<!-- @generated agent-help";
+const README_END: &str = "<!-- @generated end -->";
 
 pub fn generate(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     let spec: String = args.require("spec")?;
@@ -41,6 +48,7 @@ pub fn generate(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     // The contract test follows the spec too, unless the user took it over (no header).
     let contract = scaffold::contract_test(&registry, &scaffold::spec_file_name(&spec))?;
     let contract_status = refresh(&out.join(CONTRACT_RS), &contract)?;
+    let readme_status = refresh_readme(&out.join(README), &registry)?;
 
     let handlers = std::fs::read_to_string(out.join(HANDLERS_RS)).unwrap_or_default();
     let signatures = pas_emit::handler_signatures(&registry).map_err(scaffold::unsupported)?;
@@ -64,12 +72,21 @@ pub fn generate(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
         .into_iter()
         .filter(|m| !signatures.iter().any(|s| s.method == *m))
         .collect();
+    // What changed since the registry the old module was made from (recorded on its last line).
+    let recorded = old.as_deref().and_then(scaffold::recorded_registry);
+    let changes: Vec<Change> = recorded
+        .as_ref()
+        .map(|before| changes::changes(before, &registry))
+        .unwrap_or_default();
 
     let mut text = format!(
         "{GENERATED_RS}: {status}\n{llm_file}: {llm_status}\n{CONTRACT_RS}: {contract_status}"
     );
     if status == "kept" {
         text.push_str(" (it has no @generated header, so it is yours; nothing was written)");
+    }
+    if let Some(readme_status) = readme_status {
+        text.push_str(&format!("\n{README}: {readme_status}"));
     }
     for need in &needed {
         text.push_str(&format!(
@@ -82,15 +99,36 @@ pub fn generate(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
             "\nremove from {HANDLERS_RS}: fn {method} (its command left the spec)"
         ));
     }
+    // Commands added or removed are already said as methods to add or remove.
+    for change in changes
+        .iter()
+        .filter(|c| !matches!(c.change, "commandAdded" | "commandRemoved"))
+    {
+        match &change.command {
+            Some(command) => text.push_str(&format!("\n{command}: {}", change.text)),
+            None => text.push_str(&format!("\n{}", change.text)),
+        }
+    }
+    if needed.is_empty() && obsolete.is_empty() && changes.is_empty() {
+        text.push_str(match recorded {
+            Some(_) => "\nnothing to do in the handlers: they match the spec",
+            None => "\nno handler method is missing or obsolete (the old generated module records no spec, so other changes are not listed)",
+        });
+    }
+    let mut files = vec![
+        json!({ "path": GENERATED_RS, "status": status }),
+        json!({ "path": llm_file, "status": llm_status }),
+        json!({ "path": CONTRACT_RS, "status": contract_status }),
+    ];
+    if let Some(readme_status) = readme_status {
+        files.push(json!({ "path": README, "status": readme_status }));
+    }
     let value = json!({
         "out": out.display().to_string(),
-        "files": [
-            { "path": GENERATED_RS, "status": status },
-            { "path": llm_file, "status": llm_status },
-            { "path": CONTRACT_RS, "status": contract_status },
-        ],
+        "files": files,
         "neededHandlers": needed,
         "obsoleteHandlers": obsolete,
+        "changes": changes,
     });
     Ok(Reply::object_with_text(&value, text))
 }
@@ -110,6 +148,38 @@ fn refresh(path: &std::path::Path, text: &str) -> Result<&'static str, Error> {
     Ok(status)
 }
 
+/// Rewrite the README's part between the `@generated` marks (the agent help): its status, or
+/// None when the README has no such part (the user's own, or an older scaffold's).
+fn refresh_readme(
+    path: &Path,
+    registry: &pas_spec::Registry,
+) -> Result<Option<&'static str>, Error> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Ok(None);
+    };
+    let Some(start) = text.find(README_START) else {
+        return Ok(None);
+    };
+    let Some(body) = text[start..].find('\n').map(|n| start + n + 1) else {
+        return Ok(None);
+    };
+    let Some(end) = text[body..].find(README_END).map(|n| body + n) else {
+        return Ok(None);
+    };
+    let help = pas_spec::faces::agent_help::render_tool(registry);
+    let fresh = format!(
+        "{}{}\n{}",
+        &text[..body],
+        scaffold::escape::fence(help),
+        &text[end..]
+    );
+    if fresh == text {
+        return Ok(Some("unchanged"));
+    }
+    write(path, &fresh)?;
+    Ok(Some("rewritten"))
+}
+
 /// Whether `source` defines a method `method` (a `fn NAME(` with any spacing).
 fn defines(source: &str, method: &str) -> bool {
     source.match_indices("fn ").any(|(at, _)| {
@@ -120,12 +190,16 @@ fn defines(source: &str, method: &str) -> bool {
     })
 }
 
-/// The methods of the generated `Handlers` trait: every `fn NAME(&self` in the file.
+/// The methods of the generated `Handlers` trait: every `fn NAME(&self` in its block (other
+/// items, such as `ErrorCode`'s impls, have `&self` methods too).
 fn trait_methods(generated: &str) -> Vec<String> {
-    generated
+    let start = generated.find("trait Handlers").unwrap_or(0);
+    let block = &generated[start..];
+    let block = block.find("\n}").map_or(block, |end| &block[..end]);
+    block
         .match_indices("fn ")
         .filter_map(|(at, _)| {
-            let rest = &generated[at + 3..];
+            let rest = &block[at + 3..];
             let (name, after) = rest.split_once('(')?;
             let name = name.trim();
             let ident = name
@@ -142,7 +216,7 @@ mod tests {
 
     #[test]
     fn finds_methods() {
-        let source = "impl X {\n    fn count(&self) {}\n    fn r#type (&self) {}\n}";
+        let source = "pub trait Handlers {\n    fn count(&self) {}\n    fn r#type (&self) {}\n}\nimpl X {\n    fn fmt(&self) {}\n}";
         assert!(defines(source, "count"));
         assert!(defines(source, "r#type"));
         assert!(!defines(source, "coun"));

@@ -14,14 +14,18 @@ pub fn new(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     let templates: Option<String> = args.get("templates")?;
     let runtime = Runtime::chosen(args.get("pas-version")?, args.get("pas-path")?)?;
     let (source, registry) = scaffold::load_spec(&spec)?;
-    if !args.flag("force") && !is_empty_dir(&out) {
+    let spec_file = scaffold::spec_file_name(&spec);
+    // The same command run twice (a README's first line, say) finds its own scaffold: it adds
+    // what is missing, refreshes pas-gen's files and leaves every other file as it is.
+    let again = !is_empty_dir(&out)
+        && std::fs::read_to_string(out.join(&spec_file)).is_ok_and(|text| text == source.text);
+    if !args.flag("force") && !again && !is_empty_dir(&out) {
         return Err(Error::new(
             "OUT_NOT_EMPTY",
             format!("{} exists and is not empty", out.display()),
         )
         .with_suggestion("choose a new directory, or add --force to write over its files"));
     }
-    let spec_file = scaffold::spec_file_name(&spec);
     let files = scaffold::project(
         &spec_file,
         &source.text,
@@ -30,8 +34,21 @@ pub fn new(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
         templates.as_deref().map(Path::new),
     )?;
     let mut written = Vec::with_capacity(files.len());
+    let mut kept = Vec::new();
     for file in &files {
-        write(&out.join(&file.path), &file.text)?;
+        let path = out.join(&file.path);
+        if again && !args.flag("force") {
+            match std::fs::read_to_string(&path) {
+                Ok(old) if old == file.text => continue,
+                // Cargo rewrites the lockfile it was seeded with; the user owns the rest.
+                Ok(old) if !pas_emit::is_generated(&old) || file.path == scaffold::CARGO_LOCK => {
+                    kept.push(file.path.clone());
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        write(&path, &file.text)?;
         written.push(file.path.clone());
     }
     let value = json!({
@@ -40,12 +57,29 @@ pub fn new(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
         "commands": registry.commands.len(),
         "files": written,
     });
-    let text = format!(
-        "created {} ({} files)\nnext: cd {} && cargo test",
-        out.display(),
-        written.len(),
-        out.display()
-    );
+    let text = if again {
+        let mut text = format!(
+            "{} already holds this scaffold: {} file(s) written",
+            out.display(),
+            written.len()
+        );
+        if !kept.is_empty() {
+            text.push_str(&format!(", kept as they are: {}", kept.join(", ")));
+        }
+        text.push_str(&format!(
+            "\nafter editing the spec: pas-gen generate {} --out {}",
+            out.join(&spec_file).display(),
+            out.display()
+        ));
+        text
+    } else {
+        format!(
+            "created {} ({} files)\nnext: cd {} && cargo test",
+            out.display(),
+            written.len(),
+            out.display()
+        )
+    };
     Ok(Reply::object_with_text(&value, text))
 }
 

@@ -4,6 +4,7 @@
 //! runtime gives it the PAS contract (`--agent` anywhere, NDJSON on stdout, JSON errors on
 //! stderr, semantic exit codes, `--agent --help`), exactly as it does for the CLIs it checks.
 
+mod changes;
 mod check;
 mod cmd_conform;
 mod cmd_docs;

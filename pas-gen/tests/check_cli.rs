@@ -54,7 +54,11 @@ fn example_specs_and_own_spec_are_clean() {
     assert!(output.status.success(), "{stderr}");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.stdout.is_empty(), "not even a warning: {stdout}");
-    assert!(output.stderr.is_empty(), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!("checked {} specs: no problems\n", specs.len()),
+        "a clean run ends with a one-line summary on stderr"
+    );
 }
 
 #[test]
@@ -85,8 +89,10 @@ fn each_invalid_fixture_fails_with_snippets() {
         let stderr = String::from_utf8(output.stderr).unwrap();
         let verdict = "error: 1 of 1 spec(s) have errors\n\
                        hint: fix the errors listed above; each names its file:line:col and a hint\n";
-        assert_eq!(stderr, verdict, "the verdict goes to stderr");
-        let stdout = String::from_utf8(output.stdout).unwrap();
+        let diagnostics = stderr.strip_suffix(verdict);
+        assert!(diagnostics.is_some(), "the verdict ends stderr: {stderr}");
+        assert!(output.stdout.is_empty(), "human diagnostics go to stderr");
+        let stdout = diagnostics.unwrap().to_owned();
         assert!(!stdout.contains('\u{1b}'), "no ANSI in {fixture}");
         let name = Path::new(&fixture)
             .file_stem()
@@ -288,5 +294,83 @@ fn agent_mode_schema_is_one_compact_json_object() {
     assert_eq!(
         serde_json::from_str::<serde_json::Value>(&text).unwrap(),
         committed
+    );
+}
+
+#[test]
+fn parse_level_mistakes_are_all_reported_in_one_run() {
+    // Two misspelt keys, a wrong type and an unknown value: serde stops at the first, check
+    // reports every one, each located, with a hint where one helps.
+    let fixture = "tests/fixtures/parse-level/three-mistakes.yaml";
+    let output = pas_gen().args(["check", fixture]).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    insta::assert_snapshot!("human-parse-level", stderr);
+    let agent = pas_gen()
+        .args(["--agent", "check", fixture])
+        .output()
+        .unwrap();
+    let lines: Vec<serde_json::Value> = String::from_utf8(agent.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let found: Vec<(String, u64)> = lines
+        .iter()
+        .map(|l| {
+            (
+                l["code"].as_str().unwrap().to_owned(),
+                l["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let expected = [("E007", 9), ("E006", 12), ("E007", 14), ("E006", 21)];
+    let expected: Vec<(String, u64)> = expected
+        .iter()
+        .map(|(c, l)| ((*c).to_owned(), *l))
+        .collect();
+    assert_eq!(found, expected);
+}
+
+#[test]
+fn misspelt_keys_and_semantic_problems_come_in_the_same_run() {
+    // Once the misspelt key is read as the key it was meant to be, the validator runs too.
+    let spec = "specVersion: 1\nname: bookmarks\nversion: 0.1.0\nsummary: Keep bookmarks.\n\
+                commands:\n  - name: list\n    descripton: List them.\n    effect: read\n    \
+                errors: [VAR_NOTFOUND]\n";
+    let output = pas_gen()
+        .args(["--agent", "check", "-"])
+        .write_stdin(spec)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let codes: Vec<String> = stdout
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["code"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(codes, ["E007", "E029"], "{stdout}");
+}
+
+#[test]
+fn a_duplicate_exit_code_is_named_by_the_code_s_name() {
+    let spec = "specVersion: 1\nname: bookmarks\nversion: 0.1.0\nsummary: Keep bookmarks.\n\
+                exitCodes:\n  - {code: 100, name: NOT_FOUND, meaning: Gone}\n  \
+                - {code: 100, name: TAKEN, meaning: Taken}\n\
+                commands:\n  - name: list\n    description: List them.\n    effect: read\n";
+    let output = pas_gen()
+        .args(["--agent", "check", "-"])
+        .write_stdin(spec)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        stdout.contains("The exit code 100 is already used by `NOT_FOUND`."),
+        "{stdout}"
     );
 }

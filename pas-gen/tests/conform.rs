@@ -65,7 +65,7 @@ fn assert_all_pass(tool: &[&str]) {
     assert_eq!(summary["ok"], true);
     assert_eq!(code, 0);
     // Every level 1 and 2 check of the pas contract ran.
-    assert_eq!(checks.len(), 21, "{checks:?}");
+    assert_eq!(checks.len(), 22, "{checks:?}");
 }
 
 #[test]
@@ -104,6 +104,7 @@ const FAULTS: &[(&str, &str)] = &[
     // --toon, which the tool accepts.
     ("help_lies", "docs.truth"),
     ("accepts_toon", "docs.truth"),
+    ("undeclared_code", "errors.known"),
 ];
 
 #[test]

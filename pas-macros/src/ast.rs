@@ -31,6 +31,8 @@ pub(crate) struct Field<'a> {
     pub ident: &'a Ident,
     pub ty: &'a Type,
     pub role: FieldRole,
+    /// `#[agent(secret)]`: a secret whatever clap says of its environment variable.
+    pub secret: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -97,7 +99,7 @@ fn fields<'a>(fields: &'a Fields, ctxt: &Ctxt) -> Vec<Field<'a>> {
     fields
         .iter()
         .filter_map(|field| {
-            attr::field(&field.attrs, ctxt);
+            let secret = attr::field(&field.attrs, ctxt);
             // Unnamed fields have no clap id of their own (clap rejects them outside variants).
             let ident = field.ident.as_ref()?;
             let role = if attr::clap_word(&field.attrs, "subcommand") {
@@ -111,13 +113,20 @@ fn fields<'a>(fields: &'a Fields, ctxt: &Ctxt) -> Vec<Field<'a>> {
                 ident,
                 ty: &field.ty,
                 role,
+                secret,
             })
         })
         .collect()
 }
 
 fn variant<'a>(variant: &'a syn::Variant, ctxt: &Ctxt) -> Variant<'a> {
-    let command = attr::variant(&variant.attrs, ctxt);
+    let mut command = attr::variant(&variant.attrs, ctxt);
+    // clap drops the final period of a one-sentence doc comment from `about`; the registry
+    // keeps the text as written.
+    if command.description.is_none() {
+        command.description =
+            doc_summary(&variant.attrs).map(|text| syn::LitStr::new(&text, variant.ident.span()));
+    }
     let newtype = match &variant.fields {
         Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => Some(&unnamed.unnamed[0].ty),
         _ => None,
@@ -139,4 +148,45 @@ fn variant<'a>(variant: &'a syn::Variant, ctxt: &Ctxt) -> Variant<'a> {
         fields,
         command,
     }
+}
+
+/// The first paragraph of a doc comment, its lines joined as clap joins them, with its final
+/// period; None when there is no doc comment, or when clap's `about` is set explicitly (then
+/// clap's text is the description) or the comment is kept verbatim.
+fn doc_summary(attrs: &[syn::Attribute]) -> Option<String> {
+    let explicit = attrs.iter().any(|attr| {
+        (attr.path().is_ident("command") || attr.path().is_ident("clap"))
+            && quote::ToTokens::to_token_stream(attr)
+                .to_string()
+                .contains("about")
+            || quote::ToTokens::to_token_stream(attr)
+                .to_string()
+                .contains("verbatim_doc_comment")
+    });
+    if explicit {
+        return None;
+    }
+    let mut lines = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("doc")) {
+        let syn::Meta::NameValue(meta) = &attr.meta else {
+            return None;
+        };
+        let syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(text),
+            ..
+        }) = &meta.value
+        else {
+            return None;
+        };
+        lines.push(text.value());
+    }
+    let paragraph: Vec<String> = lines
+        .iter()
+        .flat_map(|line| line.split('\n'))
+        .map(|line| line.trim().to_owned())
+        .skip_while(String::is_empty)
+        .take_while(|line| !line.is_empty())
+        .collect();
+    let text = paragraph.join(" ");
+    (!text.is_empty()).then_some(text)
 }

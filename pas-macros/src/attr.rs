@@ -182,14 +182,23 @@ pub(crate) fn variant(attrs: &[Attribute], ctxt: &Ctxt) -> CommandAttrs {
     command_entries(entries, Scope::Variant, ctxt)
 }
 
-/// Fields take no `#[agent]` keys: everything about a parameter is clap's.
-pub(crate) fn field(attrs: &[Attribute], ctxt: &Ctxt) {
+/// Fields take one `#[agent]` key, `secret`: a flag-only secret (no environment variable to
+/// hide, so clap's `hide_env_values` cannot say it). Everything else about a parameter is
+/// clap's. Returns whether the field is marked secret.
+pub(crate) fn field(attrs: &[Attribute], ctxt: &Ctxt) -> bool {
+    let mut secret = false;
     for attr in agent_attrs(attrs) {
-        ctxt.spanned(
-            attr,
-            "`#[agent(...)]` has no field keys: a parameter's name, type, help, default, env and secrecy come from clap's `#[arg(...)]` (`hide_env_values = true` marks a secret)",
-        );
+        for entry in attribute_entries(attr, ctxt) {
+            match (entry.key.to_string().as_str(), &entry.value) {
+                ("secret", syntax::Value::Bare) => secret = true,
+                _ => ctxt.spanned(
+                    &entry.key,
+                    "`#[agent(...)]` on a field takes only `secret` (a secret without an environment variable); a parameter's name, type, help, default and env come from clap's `#[arg(...)]` (`env = \"TOKEN\", hide_env_values = true` marks a secret read from the environment)",
+                ),
+            }
+        }
     }
+    secret
 }
 
 fn command_entries(entries: Vec<Entry>, scope: Scope, ctxt: &Ctxt) -> CommandAttrs {

@@ -27,7 +27,9 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     match (ast, ctxt.is_clean()) {
         (Some(ast), true) => {
             ctxt.finish().expect("no errors were collected");
-            implementation(&ast)
+            let implementation = implementation(&ast);
+            let errors_check = crate::errors_check::emit(&ast);
+            quote! { #implementation #errors_check }
         }
         _ => {
             let errors = ctxt.finish().err().map(|e| e.into_compile_error());
@@ -40,7 +42,19 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
 fn stub(input: &DeriveInput) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    // The error-code check other derives call on this type: empty, as its errors are out already.
+    let check = input.generics.params.is_empty().then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #ident {
+                #[doc(hidden)]
+                #[allow(non_snake_case)]
+                pub const fn __pas_errors_check_needs_derive_AgentTool(_declared: &[&str]) {}
+            }
+        }
+    });
     quote! {
+        #check
         impl #impl_generics ::pas::AgentTool for #ident #ty_generics #where_clause {
             fn agent_node() -> ::pas::tool::Node {
                 ::core::unimplemented!("#[derive(AgentTool)] failed")
@@ -214,9 +228,11 @@ fn field_schemas(fields: &[Field], payload: Option<&Type>) -> TokenStream {
         match field.role {
             FieldRole::Arg => {
                 let id = field.ident.unraw().to_string();
+                let secret = field.secret;
                 pushes.push(quote! {
                     fields.push(::pas::tool::FieldSchema {
                         id: #id,
+                        secret: #secret,
                         schema: {
                             use ::pas::__private::{JsonSchemaOf as _, NoJsonSchema as _};
                             (&::pas::__private::Probe::<#ty>::new()).json_schema()

@@ -12,7 +12,9 @@
 //!   aliases);
 //! - parameters: clap's `Command`, read at run time (long, short, positional, variadic, required,
 //!   default, env, possible values, help); a secret is `#[arg(env = "TOKEN", hide_env_values =
-//!   true)]`. Each parameter's JSON type comes from its field's `schemars::JsonSchema` (or from
+//!   true)]`, or `#[agent(secret)]` on the field for a secret given only as a flag (the one
+//!   field key). A one-line doc comment keeps its final period in the registry (clap's `about`
+//!   drops it). Each parameter's JSON type comes from its field's `schemars::JsonSchema` (or from
 //!   clap's value parser for a type without one).
 //!
 //! The macro emits registry-building data only; `pas::registry_of::<Cli>()` pairs it with
@@ -101,11 +103,16 @@
 //! Every mistake in these attributes is a compile error at its span, all of them at once: an
 //! unknown key (with the closest key, or where the key belongs), a value of the wrong kind, an
 //! unknown spelling, a name that is not dotted kebab-case, an exit code out of range, a list
-//! without an item type, a key given twice.
+//! without an item type, a key given twice. A command's `errors(...)` naming a code the root type
+//! does not declare is one too, wherever the command is (a subcommand enum far from the root
+//! included): each derive checks its commands' codes in a `const` the root evaluates, so the error
+//! points at the code. Rules that need the whole built tool (examples parsed against clap, for
+//! one) are the run-time validator's: `TOOL --validate-pas`, or `pas_spec::validate` in a test.
 
 mod ast;
 mod attr;
 mod ctxt;
+mod errors_check;
 mod expand;
 mod spec;
 mod valid;

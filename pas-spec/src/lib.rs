@@ -37,8 +37,16 @@ pub use validate::casing as naming;
 /// Parse and validate one source: the registry when it could be read, and every diagnostic
 /// (loader errors, or the validator's errors and warnings) with its location resolved.
 pub fn check_source(source: &Source) -> (Option<Registry>, Vec<Diagnostic>) {
-    match load::parse(source) {
-        Err(diagnostic) => (None, vec![diagnostic]),
+    match load::parse_all(source) {
+        Err((mut diagnostics, Some(meant))) => {
+            // Every loader problem was a misspelt key: check what the author meant as well.
+            let mut more = validate::validate(&meant);
+            SourceMap::build(source).locate(&source.name, &mut more);
+            diagnostics.extend(more);
+            diagnostics.sort_by_key(|d| d.location.as_ref().map(|l| (l.line, l.column)));
+            (None, diagnostics)
+        }
+        Err((diagnostics, None)) => (None, diagnostics),
         Ok(registry) => {
             let mut diagnostics = validate::validate(&registry);
             if !diagnostics.is_empty() {

@@ -14,6 +14,7 @@
 // a diagnostic is only built on the cold error path, once per load, so its size costs nothing.
 #![allow(clippy::result_large_err)]
 
+mod collect;
 mod json;
 mod read;
 mod report;
@@ -125,6 +126,20 @@ pub fn parse(source: &Source) -> Result<Registry, Diagnostic> {
         Format::Json => json::parse(source),
     };
     version::refuse_newer(source, parsed)
+}
+
+/// Parse a source into a registry, or every shape problem it has, each located: unknown and
+/// misspelt keys, wrong types, missing keys and unknown values all at once (syntax errors and
+/// budgets still end the reading at the first). When every problem was a misspelt key, the
+/// registry the author meant comes with them, so the validator can check it in the same run.
+pub fn parse_all(source: &Source) -> Result<Registry, (Vec<Diagnostic>, Option<Registry>)> {
+    match parse(source) {
+        Ok(registry) => Ok(registry),
+        Err(first) => {
+            let collected = collect::collect(source, first);
+            Err((collected.diagnostics, collected.repaired))
+        }
+    }
 }
 
 /// Read and parse a spec file.

@@ -95,7 +95,16 @@ fn exercise(bytes: &[u8]) {
         }
         let (registry, diagnostics) = pas_spec::check_source(&source);
         if registry.is_none() {
-            assert_eq!(diagnostics.len(), 1);
+            // Every shape problem is reported (each once per node), at least one of them.
+            assert!(!diagnostics.is_empty());
+            assert!(diagnostics.iter().any(Diagnostic::is_error));
+            let mut pointers: Vec<(&str, &str)> = diagnostics
+                .iter()
+                .map(|d| (d.code, d.pointer.as_str()))
+                .collect();
+            pointers.sort_unstable();
+            pointers.dedup();
+            assert_eq!(pointers.len(), diagnostics.len(), "{diagnostics:?}");
         }
         assert!(diagnostics.iter().all(|d| d.location.is_some()));
     }

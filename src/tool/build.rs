@@ -233,11 +233,10 @@ fn parameters(cmd: &clap::Command, fields: &[FieldSchema], meta: &CommandMeta) -
         .filter(|arg| params::is_listed(arg))
         .filter(|arg| !is_builtin(arg.get_long(), meta))
         .map(|arg| {
-            let schema = fields
-                .iter()
-                .find(|f| f.id == arg.get_id().as_str())
-                .and_then(|f| f.schema.as_ref());
-            params::parameter(arg, schema)
+            let field = fields.iter().find(|f| f.id == arg.get_id().as_str());
+            let mut parameter = params::parameter(arg, field.and_then(|f| f.schema.as_ref()));
+            parameter.secret |= field.is_some_and(|f| f.secret);
+            parameter
         })
         .collect()
 }

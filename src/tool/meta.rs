@@ -174,4 +174,6 @@ pub struct FieldSchema {
     pub id: &'static str,
     /// `schemars` schema of the field's type.
     pub schema: Option<Value>,
+    /// `#[agent(secret)]`: a secret even without `hide_env_values` (a flag-only secret).
+    pub secret: bool,
 }

@@ -7,7 +7,7 @@ enum Tool {
     /// Create a thing.
     #[agent(level = 2, description = "Creates.", command(name = "y"))]
     Create {
-        #[agent(secret)]
+        #[agent(secret, env = "TOKEN")]
         #[arg(long)]
         token: String,
     },

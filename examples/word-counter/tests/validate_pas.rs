@@ -26,7 +26,7 @@ fn word_counter_validates_itself_at_level_2() {
         };
         assert_eq!(check["status"], expected, "{check}");
     }
-    assert_eq!(checks.len(), 21);
+    assert_eq!(checks.len(), 22);
     assert_eq!(summary["levelMet"], 2);
     assert_eq!(summary["ok"], true);
     assert_eq!(out.status.code(), Some(0));
@@ -41,7 +41,7 @@ fn the_human_report_ends_with_the_level() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("✓ agent.any_position"), "{text}");
     assert!(
-        text.trim_end().ends_with("20 passed, 0 failed, 1 skipped"),
+        text.trim_end().ends_with("21 passed, 0 failed, 1 skipped"),
         "{text}"
     );
 }

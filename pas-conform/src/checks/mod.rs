@@ -7,6 +7,7 @@ mod declared;
 mod errors;
 mod guard;
 mod help;
+mod known_codes;
 mod level3;
 mod level4;
 mod robot;
@@ -414,6 +415,14 @@ pub const CHECKS: &[Check] = &[
         PAS,
         "every error is JSON on stderr: UPPER_SNAKE error, message; stdout empty",
         errors::shape
+    ),
+    check!(
+        "errors.known",
+        "PAS 3.3, 7.1",
+        2,
+        PAS,
+        "no failure names an error constant the tool does not declare",
+        known_codes::known
     ),
     check!(
         "exit_codes.documented",

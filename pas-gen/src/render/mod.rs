@@ -28,3 +28,16 @@ pub fn items(report: &FileReport) -> Vec<Item> {
         })
         .collect()
 }
+
+/// The line `check` ends a clean run with: how many specs, and any warnings.
+pub fn summary(specs: usize, warnings: usize) -> String {
+    let specs = match specs {
+        1 => "1 spec".to_owned(),
+        n => format!("{n} specs"),
+    };
+    match warnings {
+        0 => format!("checked {specs}: no problems"),
+        1 => format!("checked {specs}: no errors, 1 warning"),
+        n => format!("checked {specs}: no errors, {n} warnings"),
+    }
+}

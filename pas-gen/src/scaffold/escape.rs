@@ -55,13 +55,25 @@ pub fn toml(text: String) -> String {
 }
 
 /// Markdown text shown as written: every character Markdown would read as syntax is escaped,
-/// and line breaks become spaces (a heading or table cell is one line).
+/// and line breaks become spaces (a heading or table cell is one line). Punctuation that is
+/// syntax only at the start of a line (`#`, `-`, `+`, `=`, `1.`) is escaped only there, so a
+/// sentence keeps its final period as written (`file.`, not `file\.`).
 pub fn md(text: String) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+    // The digits a line starts with, while they last: `1.` or `1)` there opens a list.
+    let mut leading_digits = true;
+    for (index, c) in text.chars().enumerate() {
+        let at_start = index == 0;
         match c {
-            '\\' | '`' | '*' | '_' | '{' | '}' | '[' | ']' | '<' | '>' | '(' | ')' | '#' | '+'
-            | '-' | '.' | '!' | '|' | '~' | '&' => {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '&' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '#' | '-' | '+' | '=' if at_start => {
+                out.push('\\');
+                out.push(c);
+            }
+            '.' | ')' if leading_digits && !at_start => {
                 out.push('\\');
                 out.push(c);
             }
@@ -69,6 +81,7 @@ pub fn md(text: String) -> String {
             '\0' => out.push('\u{FFFD}'),
             c => out.push(c),
         }
+        leading_digits = leading_digits && c.is_ascii_digit();
     }
     out
 }
@@ -108,7 +121,14 @@ mod tests {
             let doc: toml_edit::DocumentMut = format!("k = {}", toml(text.into())).parse().unwrap();
             assert_eq!(doc["k"].as_str(), Some(text));
         }
-        assert_eq!(md("*x* [y](z)".into()), r"\*x\* \[y\]\(z\)");
+        assert_eq!(md("*x* [y](z)".into()), r"\*x\* \[y\](z)");
+        assert_eq!(md("Keep a file.".into()), "Keep a file.");
+        assert_eq!(
+            md("# not a heading - or a list".into()),
+            r"\# not a heading - or a list"
+        );
+        assert_eq!(md("12. not a list item".into()), r"12\. not a list item");
+        assert_eq!(md("v1.2 ships".into()), "v1.2 ships");
         assert_eq!(fence("a ``` b".into()), "````text\na ``` b\n````");
         assert_eq!(
             rust_doc("a\nb */".into(), "  ".into()),

@@ -18,6 +18,11 @@ pub use templates::CONTRACT_RS;
 
 /// The generated Rust module, relative to the project.
 pub const GENERATED_RS: &str = "src/generated.rs";
+/// The lockfile, seeded from this workspace's so a scaffold builds offline with the versions
+/// already fetched and built here.
+pub const CARGO_LOCK: &str = "Cargo.lock";
+/// This workspace's lockfile as pas-gen was built with it.
+const WORKSPACE_LOCK: &str = include_str!("../../../Cargo.lock");
 /// The user's handlers, relative to the project.
 pub const HANDLERS_RS: &str = "src/handlers.rs";
 
@@ -137,7 +142,7 @@ pub fn project(
     runtime: &Runtime,
     templates: Option<&Path>,
 ) -> Result<Vec<File>, pas::Error> {
-    let generated = pas_emit::emit_file(registry, spec_file).map_err(unsupported)?;
+    let generated = generated(registry, spec_file)?;
     let context = context(spec_file, registry, runtime)?;
     let env = templates::environment(templates).map_err(template_error)?;
     let mut files = Vec::new();
@@ -166,6 +171,12 @@ pub fn project(
     files.push(File {
         path: GENERATED_RS.to_owned(),
         text: generated,
+    });
+    // Cargo keeps the locked version of every package the scaffold shares with the workspace
+    // (all of them), adds the scaffold itself and drops the rest on its first build.
+    files.push(File {
+        path: CARGO_LOCK.to_owned(),
+        text: WORKSPACE_LOCK.to_owned(),
     });
     Ok(files)
 }
@@ -275,7 +286,41 @@ fn sandbox_env(registry: &Registry) -> Vec<SandboxVar> {
 
 /// The emitter's Rust module alone (what `generate` refreshes).
 pub fn generated(registry: &Registry, spec_file: &str) -> Result<String, pas::Error> {
-    pas_emit::emit_file(registry, spec_file).map_err(unsupported)
+    let mut code = pas_emit::emit_file(registry, spec_file).map_err(unsupported)?;
+    code.push_str(REGISTRY_MARK);
+    code.push_str(&ascii_json(registry));
+    code.push('\n');
+    Ok(code)
+}
+
+/// The comment that starts the last line of `src/generated.rs`.
+const REGISTRY_MARK: &str = "// pas-gen registry: ";
+
+/// The registry the generated module was made from, when its last line records it.
+pub fn recorded_registry(generated: &str) -> Option<Registry> {
+    let line = generated
+        .lines()
+        .rev()
+        .find_map(|line| line.strip_prefix(REGISTRY_MARK))?;
+    serde_json::from_str(line).ok()
+}
+
+/// The registry as one line of JSON with every non-ASCII character escaped (a direction mark
+/// in a Rust comment is a compile error, and the line must stay one line).
+fn ascii_json(registry: &Registry) -> String {
+    let json = serde_json::to_string(registry).expect("a registry always serialises");
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        }
+    }
+    out
 }
 
 /// A Cargo package name: the tool's name when it is one, else its letters and digits.

@@ -114,7 +114,7 @@ fn without_position(error: &serde_json::Error) -> String {
 }
 
 /// Read serde's fixed wording of a data error back into its facts.
-fn data_problem(message: &str, pointer: String) -> (Problem, String) {
+pub(super) fn data_problem(message: &str, pointer: String) -> (Problem, String) {
     if let Some((key, expected)) = named_with_list(message, "unknown field `") {
         let pointer = report::with_last(pointer, &key);
         return (Problem::UnknownKey { key, expected }, pointer);

@@ -24,6 +24,12 @@ pub(super) fn parse(source: &Source) -> Result<Registry, Diagnostic> {
     result.map_err(|error| diagnose(source, &error, report::pointer(&track.path())))
 }
 
+/// The document as a generic JSON value (for collecting every shape problem), or None when it
+/// is not one (a syntax error, a budget, a key that is not a string).
+pub(super) fn generic(text: &str) -> Option<serde_json::Value> {
+    serde_saphyr::from_str_with_options(text, options()).ok()
+}
+
 /// Parser options: duplicate keys rejected, no snippets (messages stay one line), and a budget
 /// that a real spec never meets but that stops deep nesting, node floods and alias bombs early.
 fn options() -> Options {

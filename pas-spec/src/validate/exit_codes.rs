@@ -60,7 +60,10 @@ fn check_name<'a>(
         report.error(
             "E023",
             &pointer,
-            format!("The exit code name `{name}` is already used by /exitCodes/{first}."),
+            format!(
+                "The exit code name `{name}` is already used by exit code {} (item {first} of `exitCodes`).",
+                context.registry.exit_codes[*first].code
+            ),
             "Give each exit code its own name.",
         );
     } else {
@@ -91,7 +94,10 @@ fn check_code(
         report.error(
             "E024",
             &pointer,
-            format!("The exit code {code} is already used by /exitCodes/{first}."),
+            format!(
+                "The exit code {code} is already used by `{}`.",
+                context.registry.exit_codes[*first].name
+            ),
             "Give each exit code its own number, so agents can tell the failures apart.",
         );
     } else {

@@ -80,7 +80,7 @@ fn check_name(context: &Context, index: usize, report: &mut Report) -> bool {
             "E031",
             &pointer,
             format!(
-                "The command name `{name}` is already used by /commands/{}.",
+                "The command name `{name}` is already used by item {} of `commands`.",
                 context.by_name[name]
             ),
             "Give each command its own dotted name.",
