@@ -233,7 +233,12 @@ fn generate_after_a_spec_change_keeps_user_files_and_names_the_new_handlers() {
     assert_eq!(report["files"][2]["path"], "tests/contract.rs");
     assert_eq!(report["files"][2]["status"], "rewritten");
     // README.md: only its @generated part (the agent help) follows the spec.
-    let generated = ["src/generated.rs", "docs/weather.llm", "tests/contract.rs", "README.md"];
+    let generated = [
+        "src/generated.rs",
+        "docs/weather.llm",
+        "tests/contract.rs",
+        "README.md",
+    ];
     for (path, text) in &before {
         if !generated.contains(&path.as_str()) {
             assert_eq!(Some(text), after.get(path), "{path} changed");

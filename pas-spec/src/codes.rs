@@ -90,7 +90,7 @@ pub const CODES: &[(&str, &str)] = &[
     ("E075", "an example leaves out a required parameter"),
     ("E076", "an example gives more positional values than the command takes"),
     ("E077", "an exit code's trigger runs no command of the tool (a built-in, --help, nothing)"),
-    ("E078", "a one-command compose tool takes a positional at its root, hiding the built-in words"),
+    ("E084", "a one-command compose tool takes a positional at its root, hiding the built-in words"),
     // Validator warnings.
     ("W001", "resources are declared but the level is below 3"),
     ("W002", "schemaVersion is set outside the robot profile"),

@@ -47,7 +47,7 @@ impl Builtin {
 }
 
 /// Whether the compose built-ins are subcommands: in the compose profile, unless a one-command
-/// tool takes positionals at its root (the validator refuses that shape, E078).
+/// tool takes positionals at its root (the validator refuses that shape, E084).
 fn has_builtins(registry: &Registry) -> bool {
     registry.profile == Profile::Compose
         && registry.commands.iter().all(|c| {

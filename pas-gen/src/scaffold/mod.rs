@@ -21,8 +21,9 @@ pub const GENERATED_RS: &str = "src/generated.rs";
 /// The lockfile, seeded from this workspace's so a scaffold builds offline with the versions
 /// already fetched and built here.
 pub const CARGO_LOCK: &str = "Cargo.lock";
-/// This workspace's lockfile as pas-gen was built with it.
-const WORKSPACE_LOCK: &str = include_str!("../../../Cargo.lock");
+/// This workspace's lockfile as pas-gen was built with it; empty when pas-gen was built from its
+/// package, outside the workspace (see build.rs).
+const WORKSPACE_LOCK: &str = include_str!(concat!(env!("OUT_DIR"), "/workspace.lock"));
 /// The user's handlers, relative to the project.
 pub const HANDLERS_RS: &str = "src/handlers.rs";
 
@@ -174,10 +175,12 @@ pub fn project(
     });
     // Cargo keeps the locked version of every package the scaffold shares with the workspace
     // (all of them), adds the scaffold itself and drops the rest on its first build.
-    files.push(File {
-        path: CARGO_LOCK.to_owned(),
-        text: WORKSPACE_LOCK.to_owned(),
-    });
+    if !WORKSPACE_LOCK.is_empty() {
+        files.push(File {
+            path: CARGO_LOCK.to_owned(),
+            text: WORKSPACE_LOCK.to_owned(),
+        });
+    }
     Ok(files)
 }
 

@@ -117,7 +117,7 @@ fn check_root_positionals(context: &Context, index: usize, report: &mut Report) 
         return;
     };
     report.error(
-        "E078",
+        "E084",
         &report::command(index).at("parameters").at(position),
         format!(
             "The one-command compose tool takes the positional `{}` at its root, where the built-in words (`tools`, `health`, `config show`) would be read as its value.",

@@ -153,9 +153,9 @@ fn a_one_command_compose_tool_keeps_its_built_ins_reachable() {
         })
     };
     let found = one_command("compose", "variadic");
-    assert_has(&found, "E078", "/commands/0/parameters/1");
-    let hint = &found.iter().find(|d| d.code == "E078").unwrap().hint;
+    assert_has(&found, "E084", "/commands/0/parameters/1");
+    let hint = &found.iter().find(|d| d.code == "E084").unwrap().hint;
     assert!(format!("{hint:?}").contains("path"), "{hint:?}");
-    assert_lacks(&one_command("compose", "flag"), "E078");
-    assert_lacks(&one_command("pas", "variadic"), "E078");
+    assert_lacks(&one_command("compose", "flag"), "E084");
+    assert_lacks(&one_command("pas", "variadic"), "E084");
 }
