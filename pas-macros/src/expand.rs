@@ -127,7 +127,7 @@ fn tool(tool: &ToolAttrs) -> TokenStream {
         let (blocking, success) = (exit.blocking, exit.success);
         let trigger = option(exit.trigger.as_ref().map(string));
         quote! {
-            ::pas::spec::ExitCode { code: #code, name: #name, meaning: #meaning, blocking: #blocking, success: #success, trigger: #trigger }
+            ::pas::spec::ExitCode { code: #code, name: #name, meaning: #meaning, blocking: #blocking, success: #success, trigger: #trigger, role: None }
         }
     });
     let examples = examples(&tool.examples);

@@ -94,6 +94,8 @@ pub(crate) fn parameter(arg: &Arg, schema: Option<&Value>) -> Parameter {
         secret: arg.is_hide_env_values_set(),
         description: help,
         rust_name,
+        aliases: Vec::new(),
+        deprecated_aliases: Vec::new(),
     }
 }
 
