@@ -98,7 +98,13 @@ impl RobotProfile {
             | codes::CONFIG_INVALID => ExitRole::Arguments,
             codes::INTERRUPTED | codes::TERMINATED => ExitRole::Interrupted,
             codes::GENERAL_ERROR => ExitRole::Io,
-            _ => ExitRole::Internal,
+            codes::INTERNAL_ERROR => ExitRole::Internal,
+            _ => {
+                // A constant the table does not name (a scaffold stub's NOT_IMPLEMENTED): the
+                // handler's own word stays, and the call exits with the internal code.
+                let (_, code) = self.registry.role_code(ExitRole::Internal);
+                return (name.to_owned(), code, Some(ExitRole::Internal));
+            }
         };
         let (name, code) = self.registry.role_code(role);
         (name, code, Some(role))

@@ -160,7 +160,7 @@ pub(crate) fn registry(
         examples: tool.examples,
         resources: tool.resources,
         commands,
-        robot: None,
+        robot: tool.robot,
     };
     (registry, schemas)
 }
@@ -223,10 +223,10 @@ fn command(found: Found, tool_name: &str) -> Command {
         deprecated: meta.deprecated,
         dry_run: meta.dry_run,
         paging: meta.paging,
-        session: None,
-        confirm: false,
-        list_field: None,
-        compact_omit: Vec::new(),
+        session: meta.session,
+        confirm: meta.confirm,
+        list_field: meta.list_field,
+        compact_omit: meta.compact_omit,
     }
 }
 

@@ -70,8 +70,20 @@ fn call(
             argv.push(value(flag));
         }
     }
-    if command.effect == Effect::Destructive {
+    let robot = registry.profile == pas_spec::Profile::Robot;
+    if command.effect == Effect::Destructive && !robot {
         argv.push("--force".to_owned());
+    }
+    if robot && command.confirm {
+        argv.push("--yes".to_owned());
+    }
+    // A session that cannot exist: the runtime answers the session error before the stub.
+    if robot
+        && let (Some(sessions), Some(usage)) = (registry.sessions(), command.session)
+        && usage != pas_spec::robot::SessionUse::Create
+    {
+        argv.push("--session".to_owned());
+        argv.push(format!("{}-20000101-000000-aaaa", sessions.prefix));
     }
     if !positionals.is_empty() {
         argv.push("--".to_owned());

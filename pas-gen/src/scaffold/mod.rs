@@ -82,6 +82,8 @@ struct Context<'a> {
     /// Whether the spec has global flags (the generated `Globals` exists).
     has_globals: bool,
     calls: Vec<Vec<String>>,
+    /// robot: the session error constant a call with `--session` may answer before its stub.
+    robot_session_code: Option<String>,
 }
 
 /// The user's files from the templates, then pas-gen's.
@@ -109,6 +111,8 @@ pub fn project(
         resources: pas_emit::resource_signatures(registry),
         has_globals: !registry.global_flags.is_empty(),
         calls: calls::calls(registry),
+        robot_session_code: (registry.profile == Profile::Robot)
+            .then(|| registry.role_code(pas_spec::robot::ExitRole::Session).0),
     };
     let env = templates::environment(templates).map_err(template_error)?;
     let mut files = Vec::new();
