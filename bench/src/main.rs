@@ -1,12 +1,13 @@
 //! pas benchmarks. Each subcommand measures one thing against a baseline measured in the same
 //! run, prints a Markdown table and refreshes its section of BENCHMARKS.md.
 //!
-//! Usage: `cargo run --release -p pas-bench -- check|runtime|compose|tokens|new`
+//! Usage: `cargo run --release -p pas-bench -- check|runtime|compose|tokens|new|robot`
 
 mod check;
 mod compose;
 mod measure;
 mod report;
+mod robot;
 mod runtime;
 mod scaffold;
 mod tokens;
@@ -21,8 +22,9 @@ fn main() {
         Some("compose") => compose::run(),
         Some("tokens") => tokens::run(),
         Some("new") => scaffold::run(),
+        Some("robot") => robot::run(),
         _ => {
-            eprintln!("usage: pas-bench check|runtime|compose|tokens|new");
+            eprintln!("usage: pas-bench check|runtime|compose|tokens|new|robot");
             std::process::exit(2);
         }
     }

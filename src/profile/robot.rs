@@ -469,6 +469,53 @@ mod tests {
         assert!(!wants_markdown(&argv(&["t", "--format", "json"])));
     }
 
+    fn profile() -> RobotProfile {
+        let registry: Registry = serde_json::from_value(serde_json::json!({
+            "specVersion": 1, "name": "t", "version": "1.0.0", "summary": "s", "profile": "robot",
+            "exitCodes": [
+                {"code": 1, "name": "OK_CANDIDATES", "meaning": "m", "success": true},
+                {"code": 2, "name": "OK_APPLIED", "meaning": "m", "success": true},
+                {"code": 6, "name": "ERR_INTERRUPTED", "meaning": "m", "role": "interrupted"},
+                {"code": 10, "name": "ERR_ARGS", "meaning": "m", "role": "arguments"},
+                {"code": 20, "name": "ERR_INTERNAL", "meaning": "m", "role": "internal"}
+            ],
+            "commands": [{"name": "plan", "description": "d"}]
+        }))
+        .unwrap();
+        RobotProfile::new(Arc::new(registry), false, &[])
+    }
+
+    /// Parse errors, panics and signals exit with their roles' codes, never a success's.
+    #[test]
+    fn runtime_errors_take_their_roles_codes() {
+        let profile = profile();
+        let code = |constant: &'static str| {
+            let (name, code, _) = profile.classify(&Error::new(constant, "m"));
+            (name, code)
+        };
+        for parse in [
+            codes::UNKNOWN_ARGUMENT,
+            codes::MISSING_COMMAND,
+            codes::INVALID_VALUE,
+        ] {
+            assert_eq!(code(parse), ("ERR_ARGS".to_owned(), 10));
+        }
+        // A panic is INTERNAL_ERROR (see panics.rs).
+        assert_eq!(code(codes::INTERNAL_ERROR), ("ERR_INTERNAL".to_owned(), 20));
+        assert_eq!(code(codes::INTERRUPTED), ("ERR_INTERRUPTED".to_owned(), 6));
+        assert_eq!(code(codes::TERMINATED), ("ERR_INTERRUPTED".to_owned(), 6));
+        assert_eq!(code("OK_APPLIED"), ("OK_APPLIED".to_owned(), 2));
+        assert_eq!(code("NOT_IMPLEMENTED"), ("NOT_IMPLEMENTED".to_owned(), 20));
+    }
+
+    #[test]
+    fn a_handler_picks_its_success_code() {
+        let profile = profile();
+        assert_eq!(profile.success_exit(), 0);
+        profile.state.lock().outcome = Some("OK_CANDIDATES".to_owned());
+        assert_eq!(profile.success_exit(), 1);
+    }
+
     #[test]
     fn host_ids_hash_in_privacy_mode() {
         let hashed = host_id(true);

@@ -84,9 +84,28 @@ pub(crate) fn augment(mut cmd: clap::Command, registry: &Registry) -> clap::Comm
         cmd = at_path(cmd, &command.argv_path(), &mut |mut sub| {
             for parameter in &aliased {
                 let id = parameter.name.replace('-', "_");
-                if sub.get_arguments().any(|a| a.get_id() == id.as_str()) {
-                    let visible = parameter.aliases.clone();
-                    let hidden = parameter.deprecated_aliases.clone();
+                let Some(arg) = sub.get_arguments().find(|a| a.get_id() == id.as_str()) else {
+                    continue;
+                };
+                // A derive-built parser has them already (they came from it).
+                let present: Vec<String> = arg
+                    .get_all_aliases()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(str::to_owned)
+                    .collect();
+                let missing = |names: &[String]| -> Vec<String> {
+                    names
+                        .iter()
+                        .filter(|n| !present.contains(n))
+                        .cloned()
+                        .collect()
+                };
+                let (visible, hidden) = (
+                    missing(&parameter.aliases),
+                    missing(&parameter.deprecated_aliases),
+                );
+                if !visible.is_empty() || !hidden.is_empty() {
                     sub = sub.mut_arg(id, |arg| arg.visible_aliases(visible).aliases(hidden));
                 }
             }

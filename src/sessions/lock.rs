@@ -60,3 +60,21 @@ pub(crate) fn acquire(dir: &Path, command: &str) -> Result<Held, Holder> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_writer_is_refused_and_told_the_holder() {
+        let dir = std::env::temp_dir().join(format!("pas-lock-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let held = acquire(&dir, "apply").expect("the first writer gets the lock");
+        let holder = acquire(&dir, "apply").err().expect("the second is refused");
+        assert_eq!(holder.pid, std::process::id());
+        assert_eq!(holder.command, "apply");
+        drop(held);
+        assert!(acquire(&dir, "verify").is_ok(), "released with its holder");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

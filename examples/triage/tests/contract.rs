@@ -480,3 +480,41 @@ fn every_command_and_error_prints_one_envelope() {
         assert!([0, 10, 15].contains(&code), "{args:?}: {code}");
     }
 }
+
+#[test]
+fn a_blocking_gate_ends_the_call_with_err_blocked() {
+    let home = TempDir::new().unwrap();
+    let target = Marked::sleep();
+    let (code, value) = plan(home.path(), &target.pattern, &["--protect", "^sleep "]);
+    assert_eq!(code, 1, "{value}");
+    assert_eq!(value["data"]["pre_toggled"]["pids"], json!([]));
+    assert_eq!(
+        value["data"]["safety_gates"]["protected_patterns"]["passed"],
+        false
+    );
+    assert_eq!(value["data"]["safety_gates"]["all_gates_passed"], false);
+    let id = session_of(&value);
+    // A nothing-to-do plan is complete; plan again keeping one unprotected candidate around.
+    assert_eq!(manifest(home.path(), &id)["state"], "complete");
+    let other = Marked::sleep();
+    let pattern = format!("{}|{}", target.pattern, other.pattern);
+    let escaped = target
+        .pattern
+        .trim_start_matches('^')
+        .trim_end_matches('$')
+        .to_owned();
+    let (_, value) = plan(home.path(), &pattern, &["--protect", &escaped]);
+    let id = session_of(&value);
+    let pid = target.pid().to_string();
+    let (code, value) = run(
+        home.path(),
+        &["apply", "--session", &id, "--pids", &pid, "--yes"],
+    );
+    assert_eq!(code, 4, "{value}");
+    let error = &value["error"];
+    assert_eq!(error["code"], "ERR_BLOCKED");
+    assert_eq!(error["recoverable"], true);
+    assert_eq!(error["details"]["gate"], "protected_target");
+    assert!(error["suggestion"].is_string());
+    assert!(target.running() && other.running());
+}
