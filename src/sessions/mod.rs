@@ -303,14 +303,13 @@ fn continue_session(
     if let Some(expire) = spec.expire_after
         && inner.manifest.state != spec.expired
         && inner.manifest.age_ms(SystemTime::now()) > expire.saturating_mul(1000)
+        && (writes || !inner.manifest.is_final(spec))
     {
-        if writes || !inner.manifest.is_final(spec) {
-            let expired = spec.expired.clone();
-            inner.manifest.set_state(&expired);
-            // Only with the lock (or for a reader, best effort): expiry is a transition too.
-            if writes {
-                inner.save()?;
-            }
+        let expired = spec.expired.clone();
+        inner.manifest.set_state(&expired);
+        // Written only under the writer lock: a reader reports the expiry without writing.
+        if writes {
+            inner.save()?;
         }
     }
     let state = inner.manifest.state.clone();

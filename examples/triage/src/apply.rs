@@ -22,7 +22,8 @@ pub fn apply(args: &Args, ctx: &Context) -> Result<Reply, Error> {
         .ok_or_else(|| Error::internal("apply runs in a session"))?;
     let recommended = args.flag("recommended");
     let pids: Vec<i64> = args.many("pids")?;
-    if recommended == !pids.is_empty() {
+    // Both, or neither, is refused.
+    if recommended != pids.is_empty() {
         return Err(
             Error::new("ERR_ARGS", "give either --recommended or --pids")
                 .with_suggestion("--recommended applies the plan's pre_toggled set"),

@@ -112,7 +112,7 @@ pub fn plan(args: &Args, ctx: &Context) -> Result<Reply, Error> {
         // Identity just before toggling: a process that ended or was replaced is left out.
         let pid = c["pid"].as_i64().unwrap_or(0) as i32;
         let start_id = c["start_id"].as_str().unwrap_or_default();
-        if !procs::now(pid).is_some_and(|(id, _)| id == start_id) {
+        if procs::now(pid).is_none_or(|(id, _)| id != start_id) {
             mismatched.push(pid);
             excluded.push(json!({"pid": pid, "gate": "identity_mismatch"}));
             continue;
