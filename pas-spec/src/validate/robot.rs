@@ -82,7 +82,7 @@ fn roles(registry: &Registry, report: &mut Report) {
                     registry.exit_codes[index].name
                 ),
                 format!(
-                    "Add `role: {}` to the exit code the runtime should use, e.g. `ERR_ARGS`.",
+                    "Add `role: {}` to the exit code the runtime should use (e.g. `{name}`).",
                     role.as_str()
                 ),
             );
