@@ -42,6 +42,8 @@ pub struct App {
     /// Output and input schemas the registry was built without (a derive-built tool): made
     /// only for a call that may show them.
     pub(crate) schemas: crate::tool::PendingSchemas,
+    /// robot: the probes and actions `capabilities` reports.
+    robot_hooks: crate::robot::Hooks,
 }
 
 impl App {
@@ -61,6 +63,7 @@ impl App {
         let command = clap_face::with_verbs(command, &verbs);
         let command = clap_augment::augment(command, &registry, &verbs);
         let command = builtins::augment(command, &registry, &verbs);
+        let command = crate::robot::flags::augment(command, &registry);
         App {
             registry: Arc::new(registry),
             command,
@@ -69,7 +72,28 @@ impl App {
             verbs,
             resources: None,
             schemas: Default::default(),
+            robot_hooks: Default::default(),
         }
+    }
+
+    /// robot: a probe `capabilities` reports under `probes` (e.g. whether `lsof` is installed).
+    pub fn capability_probe<F>(mut self, name: impl Into<String>, probe: F) -> App
+    where
+        F: Fn() -> bool + 'static,
+    {
+        self.robot_hooks.probes.push((name.into(), Box::new(probe)));
+        self
+    }
+
+    /// robot: an action `capabilities` reports under `actions`, and `--check-action` checks.
+    pub fn capability_action<F>(mut self, name: impl Into<String>, available: F) -> App
+    where
+        F: Fn() -> bool + 'static,
+    {
+        self.robot_hooks
+            .actions
+            .push((name.into(), Box::new(available)));
+        self
     }
 
     /// Registers the handlers of the resources' verbs (`ls`, `cat`, ...; levels 3 and 4).
@@ -230,11 +254,19 @@ impl App {
         }
 
         let profile = profile::for_call(self.registry.clone(), pre.agent, &pre.argv);
+        let robot = profile.robot_state();
         let output = Output::new(profile, redactor, audit);
-        // compose is machine output always: handlers see agent mode without `--agent`.
-        let machine = pre.agent || self.registry.profile == pas_spec::Profile::Compose;
-        let shared =
-            Arc::new(Shared::new(self.registry.clone(), machine, output).with_schemas(schemas));
+        // compose and robot are machine output always: handlers see agent mode without `--agent`.
+        let machine = pre.agent
+            || matches!(
+                self.registry.profile,
+                pas_spec::Profile::Compose | pas_spec::Profile::Robot
+            );
+        let shared = Arc::new(
+            Shared::new(self.registry.clone(), machine, output)
+                .with_schemas(schemas)
+                .with_robot(robot),
+        );
         let mut watch = signals::install(shared.clone());
         // Help and the spec never block, so they skip `start` (rendering the signal reports
         // ahead of time, or the watcher thread of compose and audited calls). A call that may
@@ -307,7 +339,7 @@ impl App {
             Ok(matches) => {
                 // A handler or built-in may block: a signal must end it promptly.
                 watch.start();
-                self.run_matched(shared, &matches, config)
+                self.run_matched(shared, &matches, config, &pre.argv)
             }
             Err(err) => match err.kind() {
                 // `tool --agent help <command>`: clap's help subcommand, answered by the profile.
@@ -339,11 +371,15 @@ impl App {
         shared: &Arc<Shared>,
         matches: &clap::ArgMatches,
         config: Option<&ConfigFile>,
+        argv: &[OsString],
     ) -> Outcome {
         let (path, leaf) = route::matched(matches);
         let registry = &self.registry;
         if let Some(builtin) = builtins::matched(registry, &path) {
             return self.run_builtin(shared, builtin, matches, leaf, config);
+        }
+        if let Some(builtin) = crate::robot::flags::builtin(registry, &path) {
+            return self.run_robot_builtin(shared, builtin, matches, leaf, argv);
         }
         let selected = match registry.commands.iter().position(|c| c.argv_path() == path) {
             Some(index) => Selected::Declared(index),
@@ -385,6 +421,11 @@ impl App {
         {
             return Outcome::Failed(error);
         }
+        if let Some(state) = &shared.robot
+            && let Err(error) = crate::robot::prepare::prepare(registry, state, command, leaf, argv)
+        {
+            return Outcome::Failed(error);
+        }
         // Zero interactivity: fail before the handler runs rather than wait on a terminal.
         if command.stdin == StdinMode::Required && shared.agent && io::stdin().is_terminal() {
             return Outcome::Failed(context::missing_input(&registry.name));
@@ -405,6 +446,18 @@ impl App {
             },
             None => match self.handlers.get(&command.name) {
                 Some(handler) => handler.as_ref(),
+                // A deprecated command without a handler of its own runs its replacement.
+                None if command.deprecated.is_some() => {
+                    match self.replacement(shared, command, matches, leaf, argv) {
+                        Some(outcome) => return outcome,
+                        None => {
+                            return Outcome::Failed(Error::internal(format!(
+                                "no handler is registered for {}",
+                                command.name
+                            )));
+                        }
+                    }
+                }
                 None => {
                     return Outcome::Failed(Error::internal(format!(
                         "no handler is registered for {}",
@@ -460,6 +513,71 @@ impl App {
             Ok(Err(stop)) => stop.into(),
             Err(error) => Outcome::Failed(error),
         }
+    }
+}
+
+impl App {
+    fn run_robot_builtin(
+        &self,
+        shared: &Arc<Shared>,
+        builtin: crate::robot::flags::Builtin,
+        matches: &clap::ArgMatches,
+        leaf: &clap::ArgMatches,
+        argv: &[OsString],
+    ) -> Outcome {
+        let _ = argv;
+        {
+            let mut output = shared.lock();
+            output.command = Some(builtin.name().to_owned());
+            output.profile.configure(CallOptions {
+                format: None,
+                command: Some(builtin.name().to_owned()),
+            });
+        }
+        if let Some(state) = &shared.robot {
+            state.lock().options = crate::robot::flags::options(leaf).0;
+        }
+        let args = args_of(matches, leaf);
+        let ran = panics::catch(|| -> Result<(), Stop> {
+            let reply =
+                crate::robot::builtins::run(builtin, &self.registry, &self.robot_hooks, &args)?;
+            render::drive::reply(shared, reply)
+        });
+        match ran {
+            Ok(Ok(())) => Outcome::Success,
+            Ok(Err(stop)) => stop.into(),
+            Err(error) => Outcome::Failed(error),
+        }
+    }
+
+    /// Runs a deprecated command's replacement (a declared command's handler, or a robot
+    /// built-in) with the deprecated command's arguments; the warning is already recorded.
+    fn replacement(
+        &self,
+        shared: &Arc<Shared>,
+        command: &pas_spec::Command,
+        matches: &clap::ArgMatches,
+        leaf: &clap::ArgMatches,
+        argv: &[OsString],
+    ) -> Option<Outcome> {
+        let name = command.deprecated.as_ref()?.replacement.as_deref()?;
+        let words: Vec<String> = name.split('.').map(str::to_owned).collect();
+        if let Some(builtin) = crate::robot::flags::builtin(&self.registry, &words) {
+            return Some(self.run_robot_builtin(shared, builtin, matches, leaf, argv));
+        }
+        let handler = self.handlers.get(name)?;
+        let index = self.registry.commands.iter().position(|c| c.name == name)?;
+        let args = args_of(matches, leaf);
+        let context = Context::new(shared.clone(), Selected::Declared(index));
+        let ran = panics::catch(|| -> Result<(), Stop> {
+            let reply = handler(&args, &context)?;
+            render::drive::reply(shared, reply)
+        });
+        Some(match ran {
+            Ok(Ok(())) => Outcome::Success,
+            Ok(Err(stop)) => stop.into(),
+            Err(error) => Outcome::Failed(error),
+        })
     }
 }
 

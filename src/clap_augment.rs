@@ -99,7 +99,9 @@ pub(crate) fn augment(
             continue;
         }
         cmd = at_path(cmd, &path, &mut |mut sub| {
-            if list && !has_long(&sub, "format") {
+            // robot's `--format json|md` is global (see robot/flags.rs).
+            let robot = registry.profile == pas_spec::Profile::Robot;
+            if list && !robot && !has_long(&sub, "format") {
                 sub = sub.arg(
                     Arg::new(FORMAT_ID)
                         .long("format")

@@ -115,6 +115,71 @@ impl Context {
     }
 }
 
+/// The robot contract: what a handler reports besides its result. In other profiles these are
+/// accepted and change nothing (a handler does not know its contract).
+impl Context {
+    fn robot(&self) -> Option<&crate::robot::CallState> {
+        self.shared.robot.as_ref()
+    }
+
+    /// The exit code (by name) this call's success reached, e.g. `OK_CANDIDATES`: the process
+    /// exits with its number, and the envelope's `status` is `success` for a `success: true`
+    /// code (or 0), `partial` for another (e.g. `ERR_PARTIAL`). A name the registry does not
+    /// declare is an `INTERNAL_ERROR`.
+    pub fn outcome(&self, name: &str) -> Result<(), Error> {
+        if !self.registry().exit_codes.iter().any(|c| c.name == name) {
+            return Err(Error::internal(format!(
+                "the handler reported the outcome `{name}`, which the registry does not declare"
+            )));
+        }
+        if let Some(state) = self.robot() {
+            state.lock().outcome = Some(name.to_owned());
+        }
+        Ok(())
+    }
+
+    /// Adds a warning to the envelope's `warnings`.
+    pub fn warn(&self, warning: crate::robot::Warning) {
+        if let Some(state) = self.robot() {
+            state.lock().warnings.push(warning);
+        }
+    }
+
+    /// Reports a safety gate's result (`details` are merged into its entry in
+    /// `data.safety_gates`). A failing gate whose spec says `onFail: block` returns the
+    /// blocked error (with `details.gate`): return it with `?`.
+    pub fn gate(&self, name: &str, passed: bool, details: serde_json::Value) -> Result<(), Error> {
+        match self.robot() {
+            Some(state) => {
+                crate::robot::gates::report(self.registry(), state, name, passed, details)
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// `--include-prose` was given: the style the prose summary should be written in.
+    pub fn prose_style(&self) -> Option<crate::robot::ProseStyle> {
+        self.robot().and_then(|s| s.lock().options.prose)
+    }
+
+    /// The prose summary for `data.prose_summary` (shown only with `--include-prose`).
+    pub fn prose(&self, text: impl Into<String>) {
+        if let Some(state) = self.robot() {
+            state.lock().prose = Some(text.into());
+        }
+    }
+
+    /// `--compact` was given (the runtime drops the spec's `compactOmit` fields itself).
+    pub fn compact(&self) -> bool {
+        self.robot().is_some_and(|s| s.lock().options.compact)
+    }
+
+    /// The session this call created or continues (commands whose spec says `session`).
+    pub fn session(&self) -> Option<crate::sessions::Session> {
+        self.robot().and_then(|s| s.lock().session.clone())
+    }
+}
+
 /// The error for a required stdin that is a terminal in agent mode.
 pub(crate) fn missing_input(tool: &str) -> Error {
     Error::new(

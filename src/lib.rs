@@ -87,7 +87,9 @@ mod redact;
 mod render;
 mod reply;
 pub mod resources;
+mod robot;
 mod route;
+mod sessions;
 mod signals;
 pub mod store;
 pub mod time;
@@ -108,6 +110,8 @@ pub use progress::Progress;
 pub use redact::REDACTED;
 pub use reply::{Page, Reply};
 pub use resources::{NoGlobals, ResourcePath, Resources};
+pub use robot::{ProseStyle, Severity, Warning};
+pub use sessions::Session;
 pub use tool::{AgentTool, registry_of, run};
 
 /// `#[derive(AgentTool)]`: see [`tool`] and the `pas-macros` crate for its `#[agent(...)]` keys.

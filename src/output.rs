@@ -342,7 +342,7 @@ impl Output {
         // The record first: one that cannot be written fails the call it would have recorded.
         if let Some(audit) = self.audit.take() {
             let (code, result, constant) = match &outcome {
-                Outcome::Success => (0, "success", None),
+                Outcome::Success => (self.profile.success_exit(), "success", None),
                 Outcome::Closed => (0, "closed", None),
                 Outcome::Failed(error) | Outcome::ParseFailed(_, error) => {
                     (self.profile.exit_code(error), "error", Some(error.code()))
@@ -362,7 +362,8 @@ impl Output {
             }
         }
         let code = match outcome {
-            Outcome::Success | Outcome::Closed => 0,
+            Outcome::Success => self.profile.success_exit(),
+            Outcome::Closed => 0,
             Outcome::Failed(mut error) => {
                 // Partial results first: the lines already produced are whole and stay, and an
                 // open document (an array) is closed so stdout stays valid JSON.
@@ -415,6 +416,8 @@ pub(crate) struct Shared {
     signal: AtomicI32,
     /// Whether a signal ends the call without a watcher thread (see `signals`).
     direct: AtomicBool,
+    /// The robot profile's call state (what handlers report: outcome, warnings, gates...).
+    pub(crate) robot: Option<crate::robot::CallState>,
 }
 
 /// The output lock, held for one whole line (or a run of them). Releasing it ends the call
@@ -485,7 +488,14 @@ impl Shared {
             output: Mutex::new(output),
             signal: AtomicI32::new(0),
             direct: AtomicBool::new(false),
+            robot: None,
         }
+    }
+
+    /// The robot profile's call state, shared with handlers' contexts.
+    pub(crate) fn with_robot(mut self, robot: Option<crate::robot::CallState>) -> Self {
+        self.robot = robot;
+        self
     }
 
     /// The output and input schemas the registry lacks, made when first read.

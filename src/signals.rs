@@ -194,10 +194,9 @@ impl Watch {
             let registry = self.shared.registry.light();
             // The profiles whose report is one stderr write that depends on the error alone
             // (both run on `PasProfile`); compose's is an envelope on stdout.
-            let direct = matches!(
-                registry.profile,
-                pas_spec::Profile::Pas | pas_spec::Profile::Robot
-            ) && output.audit.is_none()
+            // robot's report is an envelope on stdout, and a session to leave resumable.
+            let direct = registry.profile == pas_spec::Profile::Pas
+                && output.audit.is_none()
                 && !has_secrets(registry);
             if direct {
                 let lines = HANDLED

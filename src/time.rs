@@ -18,6 +18,25 @@ pub(crate) fn now() -> String {
     rfc3339(SystemTime::now())
 }
 
+/// `time` in UTC with milliseconds, `YYYY-MM-DDTHH:MM:SS.mmmZ` (the robot envelope's
+/// `generated_at` and session times).
+pub(crate) fn rfc3339_millis(time: SystemTime) -> String {
+    let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let base = from_secs(since.as_secs());
+    format!(
+        "{}.{:03}Z",
+        base.trim_end_matches('Z'),
+        since.subsec_millis()
+    )
+}
+
+/// `YYYYMMDD-HHMMSS` in UTC (session ids).
+pub(crate) fn compact_stamp(time: SystemTime) -> String {
+    let base = rfc3339(time);
+    let digits: String = base.chars().filter(char::is_ascii_digit).collect();
+    format!("{}-{}", &digits[..8], &digits[8..14])
+}
+
 fn from_secs(secs: u64) -> String {
     let days = i64::try_from(secs / 86_400).unwrap_or(0);
     let rem = secs % 86_400;
@@ -53,5 +72,13 @@ mod tests {
         assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
         assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
         assert_eq!(rfc3339(1_770_112_800), "2026-02-03T10:00:00Z");
+    }
+
+    #[test]
+    fn millis_and_stamps() {
+        use std::time::{Duration, UNIX_EPOCH};
+        let time = UNIX_EPOCH + Duration::from_millis(1_770_112_800_045);
+        assert_eq!(super::rfc3339_millis(time), "2026-02-03T10:00:00.045Z");
+        assert_eq!(super::compact_stamp(time), "20260203-100000");
     }
 }

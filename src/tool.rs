@@ -69,6 +69,7 @@ pub trait AgentTool {
 #[doc(hidden)]
 pub mod private {
     pub use super::probe::{
-        JsonSchemaOf, NoJsonSchema, NoToolFields, Probe, ToolFieldsOf, schema_from_json, schema_of,
+        JsonSchemaOf, NoJsonSchema, NoToolFields, Probe, ToolFieldsOf, robot_from_json,
+        schema_from_json, schema_of,
     };
 }

@@ -1,12 +1,13 @@
 //! pas benchmarks. Each subcommand measures one thing against a baseline measured in the same
 //! run, prints a Markdown table and refreshes its section of BENCHMARKS.md.
 //!
-//! Usage: `cargo run --release -p pas-bench -- check|runtime|compose|tokens|new|skills`
+//! Usage: `cargo run --release -p pas-bench -- check|runtime|compose|tokens|new|skills|robot`
 
 mod check;
 mod compose;
 mod measure;
 mod report;
+mod robot;
 mod runtime;
 mod scaffold;
 mod skills;
@@ -23,8 +24,9 @@ fn main() {
         Some("tokens") => tokens::run(),
         Some("new") => scaffold::run(),
         Some("skills") => skills::run(),
+        Some("robot") => robot::run(),
         _ => {
-            eprintln!("usage: pas-bench check|runtime|compose|tokens|new|skills");
+            eprintln!("usage: pas-bench check|runtime|compose|tokens|new|skills|robot");
             std::process::exit(2);
         }
     }

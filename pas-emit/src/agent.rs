@@ -29,7 +29,15 @@ pub(crate) fn tool(
         let blocking = exit.blocking.then(|| quote!(, blocking));
         let success = exit.success.then(|| quote!(, success));
         let trigger = exit.trigger.as_deref().map(lit).map(|t| quote!(, #t));
-        keys.push(quote!(exit_code(#code, #name, #meaning #blocking #success #trigger)));
+        let role = exit
+            .role
+            .map(|r| lit(r.as_str()))
+            .map(|r| quote!(, role = #r));
+        keys.push(quote!(exit_code(#code, #name, #meaning #blocking #success #trigger #role)));
+    }
+    if let Some(robot) = &registry.robot {
+        let json = lit(&serde_json::to_string(robot).unwrap_or_default());
+        keys.push(quote!(robot = #json));
     }
     keys.extend(examples(&registry.examples));
     keys.extend(anti_patterns(&registry.anti_patterns));
@@ -139,6 +147,21 @@ pub(crate) fn command_keys(
     if let Some(paging) = &command.paging {
         let (limit, cursor) = (lit(&paging.limit), lit(&paging.cursor));
         keys.push(quote!(paging(limit = #limit, cursor = #cursor)));
+    }
+    if let Some(session) = command.session {
+        let session = lit(session.as_str());
+        keys.push(quote!(session = #session));
+    }
+    if command.confirm {
+        keys.push(quote!(confirm));
+    }
+    if let Some(field) = &command.list_field {
+        let field = lit(field);
+        keys.push(quote!(list_field = #field));
+    }
+    if !command.compact_omit.is_empty() {
+        let omit = lit(&command.compact_omit.join(","));
+        keys.push(quote!(compact_omit = #omit));
     }
     Ok(keys)
 }

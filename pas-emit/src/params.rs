@@ -46,6 +46,15 @@ pub(crate) fn field(param: &Parameter, global: bool) -> TokenStream {
             let short = Literal::character(short);
             args.push(quote!(short = #short));
         }
+        // Visible aliases are the spec's `aliases`, hidden ones its `deprecatedAliases`.
+        for alias in &param.aliases {
+            let alias = lit(alias);
+            args.push(quote!(visible_alias = #alias));
+        }
+        for alias in &param.deprecated_aliases {
+            let alias = lit(alias);
+            args.push(quote!(alias = #alias));
+        }
     } else if param.kind == ParamKind::Positional && param.element_type() == ParamType::Boolean {
         // clap's derive makes a `bool` field a switch; a positional takes the word `true`/`false`.
         args.push(quote!(action = clap::ArgAction::Set));

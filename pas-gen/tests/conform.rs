@@ -227,9 +227,30 @@ const ROBOT: Contract = Contract {
     spec: "robot.yaml",
     script: "robot.py",
     level: 2,
-    checks: &["robot.envelope", "robot.error", "robot.exit_codes"],
+    checks: &[
+        "robot.envelope",
+        "robot.error",
+        "robot.exit_codes",
+        "robot.arguments",
+        "robot.capabilities",
+        "robot.sessions",
+        "robot.fields",
+        "robot.compact",
+        "robot.confirm",
+    ],
     faults: &[
-        ("no_schema_version", &["robot.envelope"]),
+        // The built-ins' envelopes lack it too.
+        (
+            "no_schema_version",
+            &["robot.envelope", "robot.capabilities", "robot.sessions"],
+        ),
+        // An unknown flag exiting 4 also names USAGE_ERROR with ITEM_NOT_FOUND's number.
+        ("usage_exit_4", &["robot.arguments", "robot.exit_codes"]),
+        ("no_capabilities", &["robot.capabilities"]),
+        ("sessions_no_total", &["robot.sessions"]),
+        ("fields_ignored", &["robot.fields"]),
+        ("compact_ignored", &["robot.compact"]),
+        ("delete_without_yes", &["robot.confirm"]),
         ("no_recoverable", &["robot.error"]),
         // The triggered ITEM_NOT_FOUND exits 9 too.
         ("exit_9", &["robot.exit_codes", "errors.declared"]),

@@ -32,6 +32,8 @@ pub(crate) struct ToolAttrs {
     pub command: Option<(Ident, CommandAttrs)>,
     /// Every `resource(...)` (levels 3 and 4).
     pub resources: Vec<ResourceAttr>,
+    /// `robot = "{...}"`: the robot settings as the spec's JSON.
+    pub robot: Option<LitStr>,
 }
 
 /// `resource("/notes/{id}", cat, stat, rm, "One note")`: a path template, the verbs it offers,
@@ -51,6 +53,8 @@ pub(crate) struct ExitCodeAttr {
     pub blocking: bool,
     pub success: bool,
     pub trigger: Option<LitStr>,
+    /// `role = "arguments"` (robot).
+    pub role: Option<LitStr>,
 }
 
 /// `example("command line", "what it does")`; the description may be left out.
@@ -90,6 +94,10 @@ pub(crate) struct CommandAttrs {
     pub dry_run: Option<bool>,
     pub deprecated: Option<DeprecatedAttr>,
     pub paging: Option<PagingAttr>,
+    pub session: Option<LitStr>,
+    pub confirm: Option<bool>,
+    pub list_field: Option<LitStr>,
+    pub compact_omit: Option<LitStr>,
 }
 
 /// `deprecated` or `deprecated(replacement = "...", since = "...", message = "...")`.
@@ -160,6 +168,7 @@ pub(crate) fn tool(attrs: &[Attribute], scope: Scope, ctxt: &Ctxt) -> ToolAttrs 
             "example" => tool.examples.extend(example(&entry, usage, ctxt)),
             "anti_pattern" => tool.anti_patterns.extend(anti_pattern(&entry, usage, ctxt)),
             "resource" => tool.resources.extend(resource(&entry, usage, ctxt)),
+            "robot" => tool.robot = entry.string(usage, ctxt),
             "command" => {
                 if let Some(entries) = entry.nested(usage, ctxt) {
                     tool.command = Some((
@@ -238,6 +247,10 @@ fn command_entries(entries: Vec<Entry>, scope: Scope, ctxt: &Ctxt) -> CommandAtt
             "dry_run" => command.dry_run = entry.switch(usage, ctxt),
             "deprecated" => command.deprecated = deprecated(&entry, usage, ctxt),
             "paging" => command.paging = paging(&entry, usage, ctxt),
+            "session" => command.session = entry.string(usage, ctxt),
+            "confirm" => command.confirm = entry.switch(usage, ctxt),
+            "list_field" => command.list_field = entry.string(usage, ctxt),
+            "compact_omit" => command.compact_omit = entry.string(usage, ctxt),
             _ => unreachable!("every command key is handled"),
         }
     }
@@ -257,8 +270,23 @@ fn exit_code(entry: &Entry, ctxt: &Ctxt) -> Option<ExitCodeAttr> {
     let code = item_int(&items[0], "the exit status", ctxt);
     let name = item_ident(&items[1], "the error constant", ctxt);
     let meaning = item_string(&items[2], "what the code means", ctxt);
-    let (mut blocking, mut success, mut trigger) = (false, false, None);
+    let (mut blocking, mut success, mut trigger, mut role) = (false, false, None, None);
     for flag in &items[3..] {
+        // `role = "arguments"` (robot).
+        if let Ok(pair) = syn::parse2::<syn::MetaNameValue>(flag.clone())
+            && pair.path.is_ident("role")
+        {
+            match pair.value {
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: Lit::Str(lit), ..
+                }) => role = Some(lit),
+                other => ctxt.spanned(
+                    &other,
+                    "expected a role string, e.g. `role = \"arguments\"`",
+                ),
+            }
+            continue;
+        }
         // A string is the trigger; anything else must be one of the flag words.
         if let Ok(Lit::Str(lit)) = syn::parse2::<Lit>(flag.clone()) {
             trigger = Some(lit);
@@ -278,6 +306,7 @@ fn exit_code(entry: &Entry, ctxt: &Ctxt) -> Option<ExitCodeAttr> {
         blocking,
         success,
         trigger,
+        role,
     })
 }
 

@@ -140,12 +140,25 @@ fn tool(tool: &ToolAttrs) -> TokenStream {
         let meaning = string(&exit.meaning);
         let (blocking, success) = (exit.blocking, exit.success);
         let trigger = option(exit.trigger.as_ref().map(string));
+        let role = option(exit.role.as_ref().map(|role| {
+            let variant = pas_spec::robot::ExitRole::ALL
+                .into_iter()
+                .find(|r| r.as_str() == role.value())
+                .map(|r| format_ident(&format!("{r:?}")))
+                .unwrap_or_else(|| format_ident("Internal"));
+            quote!(::pas::spec::robot::ExitRole::#variant)
+        }));
         quote! {
-            ::pas::spec::ExitCode { code: #code, name: #name, meaning: #meaning, blocking: #blocking, success: #success, trigger: #trigger }
+            ::pas::spec::ExitCode { code: #code, name: #name, meaning: #meaning, blocking: #blocking, success: #success, trigger: #trigger, role: #role }
         }
     });
     let examples = examples(&tool.examples);
     let anti_patterns = anti_patterns(&tool.anti_patterns);
+    let robot = option(
+        tool.robot
+            .as_ref()
+            .map(|lit| quote!(::pas::__private::robot_from_json(#lit))),
+    );
     let resources = tool.resources.iter().map(|resource| {
         let path = string(&resource.path);
         let description = option(resource.description.as_ref().map(string));
@@ -181,8 +194,13 @@ fn tool(tool: &ToolAttrs) -> TokenStream {
             examples: #examples,
             anti_patterns: #anti_patterns,
             resources: ::std::vec![#(#resources),*],
+            robot: #robot,
         }
     }
+}
+
+fn format_ident(name: &str) -> proc_macro2::Ident {
+    proc_macro2::Ident::new(name, proc_macro2::Span::call_site())
 }
 
 fn variant(variant: &Variant) -> TokenStream {
@@ -368,6 +386,33 @@ fn command_meta(command: &CommandAttrs) -> TokenStream {
             "paging",
             some(quote!(::pas::spec::Paging { limit: #limit, cursor: #cursor })),
         );
+    }
+    if let Some(session) = &command.session {
+        let variant = match session.value().as_str() {
+            "continue" => quote!(Continue),
+            "read" => quote!(Read),
+            _ => quote!(Create),
+        };
+        set(
+            "session",
+            some(quote!(::pas::spec::robot::SessionUse::#variant)),
+        );
+    }
+    if let Some(confirm) = command.confirm {
+        set("confirm", quote!(#confirm));
+    }
+    if let Some(list_field) = &command.list_field {
+        set("list_field", some(string(list_field)));
+    }
+    if let Some(omit) = &command.compact_omit {
+        let fields = omit
+            .value()
+            .split(',')
+            .map(str::trim)
+            .filter(|f| !f.is_empty())
+            .map(|f| quote!(::std::string::String::from(#f)))
+            .collect::<Vec<_>>();
+        set("compact_omit", quote!(::std::vec![#(#fields),*]));
     }
     quote! {
         ::pas::tool::CommandMeta {

@@ -93,6 +93,20 @@ fn tool(tool: &ToolAttrs, ctxt: &Ctxt) -> Profile {
         Some(lit) => spelled(lit, "profile", &profiles.map(Profile::as_str), ctxt)
             .map_or(Profile::Pas, |i| profiles[i]),
     };
+    if let Some(lit) = &tool.robot
+        && let Err(err) = serde_json::from_str::<pas_spec::robot::RobotSettings>(&lit.value())
+    {
+        ctxt.spanned(
+            lit,
+            format!("`robot` is the spec's robot settings as JSON: {err}"),
+        );
+    }
+    let roles = pas_spec::robot::ExitRole::ALL.map(pas_spec::robot::ExitRole::as_str);
+    for exit in &tool.exit_codes {
+        if let Some(role) = &exit.role {
+            spelled(role, "role", &roles, ctxt);
+        }
+    }
     let mut seen_codes: HashMap<u16, &Ident> = HashMap::new();
     let mut seen_names: HashMap<String, &Ident> = HashMap::new();
     for exit in &tool.exit_codes {
@@ -188,6 +202,9 @@ fn command(command: &CommandAttrs, codes: &Codes, ctxt: &Ctxt) {
         None => Some(OutputKind::Object),
         Some(lit) => spelled(lit, "kind", &kinds.map(OutputKind::as_str), ctxt).map(|i| kinds[i]),
     };
+    if let Some(session) = &command.session {
+        spelled(session, "session", &["create", "continue", "read"], ctxt);
+    }
     for (schema, key) in [
         (&command.output_schema, "output_schema"),
         (&command.input_schema, "input_schema"),

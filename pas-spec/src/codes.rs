@@ -90,6 +90,13 @@ pub const CODES: &[(&str, &str)] = &[
     ("E075", "an example leaves out a required parameter"),
     ("E076", "an example gives more positional values than the command takes"),
     ("E077", "an exit code's trigger runs no command of the tool (a built-in, --help, nothing)"),
+    // Validator: the robot contract.
+    ("E078", "an exit-code role is given twice, or to a success code"),
+    ("E079", "robot: a role left to its fallback exit code lands on a success code"),
+    ("E080", "robot sessions: bad prefix, no states, a state twice or not snake_case, an unknown next or interrupted/expired state"),
+    ("E081", "a safety gate name is not snake_case, is `all_gates_passed`, or is used twice"),
+    ("E082", "a command takes part in a session, and the spec declares no sessions"),
+    ("E083", "a flag alias is not kebab-case, or clashes with another flag or alias"),
     ("E084", "a one-command compose tool takes a positional at its root, hiding the built-in words"),
     // Validator warnings.
     ("W001", "resources are declared but the level is below 3"),
@@ -110,6 +117,7 @@ pub const CODES: &[(&str, &str)] = &[
     ("W016", "a command has no description"),
     ("W017", "an anti-pattern has an empty pattern or instead"),
     ("W018", "the paging limit parameter is not an integer"),
+    ("W019", "a robot key (robot, role, session, confirm, listField, compactOmit) outside the robot profile"),
 ];
 
 /// The summary of a code, if it exists.

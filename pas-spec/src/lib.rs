@@ -19,6 +19,7 @@ pub mod diagnostic;
 pub mod faces;
 pub mod load;
 pub mod model;
+pub mod robot;
 pub mod schema;
 pub mod source_map;
 pub mod surface;

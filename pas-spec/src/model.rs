@@ -59,6 +59,9 @@ pub struct Registry {
     /// Levels 3 and 4: the hierarchical resources the navigation and state verbs act on.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub resources: Vec<Resource>,
+    /// Robot profile only: sessions, safety gates, limits, privacy and the envelope's `$schema`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub robot: Option<crate::robot::RobotSettings>,
     /// The tool's commands. A tool with one command and an empty argv path is a single-command tool.
     pub commands: Vec<Command>,
 }
@@ -124,6 +127,10 @@ pub struct ExitCode {
     /// scratch directory, so it must need no network, credentials or prior setup.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trigger: Option<String>,
+    /// robot: what the runtime uses this code for (argument errors, panics, signals, sessions,
+    /// locks, gates); each role is given to at most one code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<crate::robot::ExitRole>,
 }
 
 /// A mistake to avoid, and why or what to do instead.
@@ -268,6 +275,19 @@ pub struct Command {
     /// A list command that pages: the parameters that carry the page size and the cursor.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paging: Option<Paging>,
+    /// robot: how the command takes part in a session (creates one, continues one, reads one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<crate::robot::SessionUse>,
+    /// robot: the command acts only with `--yes` (the runtime refuses it without).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub confirm: bool,
+    /// robot: the key of `data` holding the command's principal list (what `--fields` selects
+    /// from and `--compact` trims); a list command's items are its principal list already.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub list_field: Option<String>,
+    /// robot: fields `--compact` drops from each item of the principal list (and from `data`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub compact_omit: Vec<String>,
 }
 
 impl Command {
@@ -424,6 +444,12 @@ pub struct Parameter {
     /// The Rust field name, when the kebab-case name does not map to one safely (e.g. `self`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rust_name: Option<String>,
+    /// Other long names of the flag (without `--`) that still work.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
+    /// Long names (without `--`) that still work but are deprecated: using one adds a warning.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deprecated_aliases: Vec<String>,
 }
 
 /// How a parameter is given on the command line.

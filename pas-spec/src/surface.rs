@@ -207,11 +207,13 @@ pub const COMPOSE: Surface = Surface {
     anti_pattern: None,
 };
 
-/// The `robot` profile as the runtime serves it today: the `pas` machinery (the robot
-/// envelope, `--compact`, `--fields` and `capabilities` belong to the robot issue, which replaces
-/// this row with the robot contract's own surface).
+/// The `robot` profile: the `pas` row's flags (the robot flags `--compact`, `--fields`,
+/// `--format json|md` and `--include-prose` are the robot runtime's own, see `src/robot/flags.rs`)
+/// and its confirmation: a destructive command acts only with `--yes` (robot 6.4), refused with
+/// the spec's `confirmation` role code (see [`Surface::confirm_error_in`]).
 pub const ROBOT: Surface = Surface {
     profile: Profile::Robot,
+    confirm_flag: "yes",
     ..PAS
 };
 
@@ -242,6 +244,20 @@ pub fn all_machine_flags() -> Vec<&'static str> {
 }
 
 impl Surface {
+    /// The error constant a destructive command run without [`Surface::confirm_flag`] answers
+    /// with in this tool: the profile's constant, or in the robot profile the spec's
+    /// `confirmation` role (falling back to its `arguments` role, then to the seed's name).
+    pub fn confirm_error_in<'a>(&self, registry: &'a Registry) -> &'a str {
+        if self.profile != Profile::Robot {
+            return self.confirm_error;
+        }
+        use crate::robot::ExitRole;
+        registry
+            .code_for_role(ExitRole::Confirmation)
+            .or_else(|| registry.code_for_role(ExitRole::Arguments))
+            .map_or(ExitRole::Confirmation.fallback().0, |c| c.name.as_str())
+    }
+
     /// The built-in words of this profile.
     pub fn builtin_words(&self) -> impl Iterator<Item = &'static BuiltinWord> + '_ {
         BUILTIN_WORDS

@@ -122,6 +122,10 @@ fn verb_command(registry: &Registry, verb: Verb, paths: &[&str]) -> Command {
         deprecated: None,
         dry_run: false,
         paging: None,
+        session: None,
+        confirm: false,
+        list_field: None,
+        compact_omit: Vec::new(),
     }
 }
 
@@ -291,6 +295,8 @@ fn parameter(name: &str) -> Parameter {
         secret: false,
         description: String::new(),
         rust_name: None,
+        aliases: Vec::new(),
+        deprecated_aliases: Vec::new(),
     }
 }
 
@@ -425,6 +431,7 @@ mod tests {
             examples: Vec::new(),
             resources,
             commands: Vec::new(),
+            robot: None,
         }
     }
 

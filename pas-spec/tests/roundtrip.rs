@@ -181,6 +181,8 @@ fn hard_registry(strings: &[&str]) -> Registry {
             secret: false,
             description: (*s).to_owned(),
             rust_name: None,
+            aliases: Vec::new(),
+            deprecated_aliases: Vec::new(),
         })
         .collect();
     let command = Command {
@@ -209,6 +211,10 @@ fn hard_registry(strings: &[&str]) -> Registry {
         deprecated: None,
         dry_run: false,
         paging: None,
+        session: None,
+        confirm: false,
+        list_field: None,
+        compact_omit: Vec::new(),
     };
     Registry {
         spec_version: 1,
@@ -230,6 +236,7 @@ fn hard_registry(strings: &[&str]) -> Registry {
                 blocking: false,
                 success: false,
                 trigger: Some(format!("tool --agent {s}")),
+                role: None,
             })
             .collect(),
         anti_patterns: strings
@@ -249,6 +256,7 @@ fn hard_registry(strings: &[&str]) -> Registry {
             })
             .collect(),
         commands: vec![command],
+        robot: None,
     }
 }
 

@@ -214,6 +214,19 @@ fn defaults_are_the_models() {
                     key,
                     default,
                 ),
+                "Sessions" => same_as_omitted::<pas_spec::robot::Sessions>(
+                    json!({"prefix": "pt", "states": [{"name": "created"}]}),
+                    key,
+                    default,
+                ),
+                "SessionState" => same_as_omitted::<pas_spec::robot::SessionState>(
+                    json!({"name": "created"}),
+                    key,
+                    default,
+                ),
+                "RobotSettings" => {
+                    same_as_omitted::<pas_spec::robot::RobotSettings>(json!({}), key, default)
+                }
                 other => panic!("add a minimal {other} to this test"),
             }
         }

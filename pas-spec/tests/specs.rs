@@ -327,7 +327,10 @@ fn readme_lists_every_diagnostic_code() {
 #[test]
 fn example_spec_names() {
     let names: Vec<String> = example_specs().iter().map(|p| stem(p)).collect();
-    assert_eq!(names, ["docstore", "todo", "weather", "word-counter"]);
+    assert_eq!(
+        names,
+        ["docstore", "pt-agent", "todo", "weather", "word-counter"]
+    );
     assert!(
         Path::new(&specs_dir())
             .join("pas-spec.schema.json")

@@ -33,7 +33,13 @@ pub(crate) fn check(
     leaf: &ArgMatches,
     agent: bool,
 ) -> Result<(), Error> {
-    if command.effect != Effect::Destructive || switch(leaf, FORCE_ID) || dry_run(command, leaf) {
+    // robot confirms a destructive command with `--yes`, checked with its other gates
+    // (`robot::prepare`), answered with the spec's confirmation code.
+    if command.effect != Effect::Destructive
+        || registry.profile == Profile::Robot
+        || switch(leaf, FORCE_ID)
+        || dry_run(command, leaf)
+    {
         return Ok(());
     }
     let mut words = vec![registry.name.clone()];

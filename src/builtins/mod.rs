@@ -70,7 +70,8 @@ pub(crate) fn augment(
         let dry_run = command.dry_run;
         // The profile's confirm flag on every destructive command, in every profile: the faces
         // list it (`pas_spec::faces::command_switches`), so the binary must take it.
-        let force = command.effect == Effect::Destructive;
+        // robot confirms with `--yes` instead (added by `robot::flags::augment`).
+        let force = command.effect == Effect::Destructive && registry.profile != Profile::Robot;
         if !dry_run && !force {
             continue;
         }

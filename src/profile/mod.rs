@@ -8,6 +8,7 @@
 
 pub(crate) mod compose;
 mod pas;
+mod robot;
 
 use std::ffi::OsString;
 use std::io;
@@ -91,11 +92,19 @@ pub(crate) trait Profile: Send {
     fn progress_style(&self, output: OutputKind) -> ProgressStyle;
     /// One progress event (compact JSON), for [`ProgressStyle::Events`].
     fn progress_event(&mut self, sinks: &mut Sinks, event: &[u8]) -> io::Result<()>;
+    /// The robot profile's call state, which handlers report into through their context.
+    fn robot_state(&self) -> Option<crate::robot::CallState> {
+        None
+    }
+    /// The exit status of a successful call (the robot profile's handler-selected code).
+    fn success_exit(&self) -> u8 {
+        0
+    }
 }
 
 /// The profile for this tool and this call (`argv` after the pre-scan: `--toon` is read from
-/// it before clap parses, so a parse error is encoded as asked too). `robot` falls back to
-/// `pas` until its issue lands.
+/// it before clap parses, so a parse error is encoded as asked too; robot's `--format md`
+/// likewise).
 pub(crate) fn for_call(
     registry: Arc<Registry>,
     agent: bool,
@@ -108,9 +117,8 @@ pub(crate) fn for_call(
             let _ = agent;
             Box::new(compose::ComposeProfile::new(registry, true, toon))
         }
-        pas_spec::Profile::Pas | pas_spec::Profile::Robot => {
-            Box::new(pas::PasProfile::new(registry, agent))
-        }
+        pas_spec::Profile::Robot => Box::new(robot::RobotProfile::new(registry, agent, argv)),
+        pas_spec::Profile::Pas => Box::new(pas::PasProfile::new(registry, agent)),
     }
 }
 

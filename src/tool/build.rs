@@ -160,6 +160,7 @@ pub(crate) fn registry(
         examples: tool.examples,
         resources: tool.resources,
         commands,
+        robot: tool.robot,
     };
     (registry, schemas)
 }
@@ -222,6 +223,10 @@ fn command(found: Found, tool_name: &str) -> Command {
         deprecated: meta.deprecated,
         dry_run: meta.dry_run,
         paging: meta.paging,
+        session: meta.session,
+        confirm: meta.confirm,
+        list_field: meta.list_field,
+        compact_omit: meta.compact_omit,
     }
 }
 

@@ -27,6 +27,8 @@ pub struct ToolMeta {
     pub anti_patterns: Vec<AntiPattern>,
     /// Every `resource(...)` (levels 3 and 4).
     pub resources: Vec<Resource>,
+    /// `robot = "{...}"`: the robot profile's sessions, gates and limits (as the spec's JSON).
+    pub robot: Option<pas_spec::robot::RobotSettings>,
 }
 
 /// `CARGO_PKG_*` of the crate that derived the tool.
@@ -81,6 +83,14 @@ pub struct CommandMeta {
     pub dry_run: bool,
     /// `paging(...)`.
     pub paging: Option<Paging>,
+    /// `session = "create" | "continue" | "read"` (robot).
+    pub session: Option<pas_spec::robot::SessionUse>,
+    /// `confirm` (robot: acts only with `--yes`).
+    pub confirm: bool,
+    /// `list_field = "..."` (robot: the principal list).
+    pub list_field: Option<String>,
+    /// `compact_omit = "a,b"` (robot: fields `--compact` drops).
+    pub compact_omit: Vec<String>,
 }
 
 /// A JSON Schema made only when asked for. Building a type's schema (schemars) is a visible

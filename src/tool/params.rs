@@ -94,6 +94,20 @@ pub(crate) fn parameter(arg: &Arg, schema: Option<&Value>) -> Parameter {
         secret: arg.is_hide_env_values_set(),
         description: help,
         rust_name,
+        // clap's visible aliases are the spec's aliases, its hidden ones the deprecated.
+        aliases: arg
+            .get_visible_aliases()
+            .unwrap_or_default()
+            .into_iter()
+            .map(str::to_owned)
+            .collect(),
+        deprecated_aliases: arg
+            .get_all_aliases()
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|a| !arg.get_visible_aliases().unwrap_or_default().contains(a))
+            .map(str::to_owned)
+            .collect(),
     }
 }
 

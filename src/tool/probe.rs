@@ -87,6 +87,12 @@ pub fn schema_of<T: JsonSchema + ?Sized>() -> Value {
         .to_value()
 }
 
+/// The robot settings written as the spec's JSON (`robot = "..."`), which the derive has
+/// checked; a failure here is a bug in the derive.
+pub fn robot_from_json(text: &str) -> pas_spec::robot::RobotSettings {
+    serde_json::from_str(text).expect("#[derive(AgentTool)] checked these robot settings")
+}
+
 /// A JSON Schema written as JSON text (`output_schema = "..."`), which the derive has checked
 /// parses; a failure here is a bug in the derive, not in the tool.
 pub fn schema_from_json(text: &str) -> Value {

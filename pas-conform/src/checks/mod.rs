@@ -399,6 +399,54 @@ pub const CHECKS: &[Check] = &[
         "a destructive command without --force is refused and changes nothing",
         guard::force
     ),
+    check!(
+        "robot.arguments",
+        "robot 11",
+        1,
+        ROBOT,
+        "an argument error exits with the spec's arguments code, never a success code",
+        robot::arguments
+    ),
+    check!(
+        "robot.capabilities",
+        "robot 5.8",
+        1,
+        ROBOT,
+        "`capabilities` reports the OS, privileges, storage and limits",
+        robot::capabilities
+    ),
+    check!(
+        "robot.sessions",
+        "robot 5.7, 2",
+        1,
+        ROBOT,
+        "`sessions` lists total and resumable_count; an unknown session is the session code",
+        robot::sessions
+    ),
+    check!(
+        "robot.fields",
+        "robot 8.2",
+        1,
+        ROBOT,
+        "--fields keeps only the named fields; an unknown one is an argument error",
+        robot::fields
+    ),
+    check!(
+        "robot.compact",
+        "robot 8.1",
+        1,
+        ROBOT,
+        "--compact drops the fields the spec marks optional",
+        robot::compact
+    ),
+    check!(
+        "robot.confirm",
+        "robot 6.4",
+        1,
+        ROBOT,
+        "a command that needs confirmation refuses to act without --yes",
+        robot::confirm
+    ),
     // Last: they judge every run made above (the triggers' runs included).
     check!(
         "errors.declared",

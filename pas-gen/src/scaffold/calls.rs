@@ -48,6 +48,10 @@ pub fn calls(registry: &Registry) -> Vec<Call> {
 /// The calls the runtime refuses with `FORCE_REQUIRED` before a handler runs: every
 /// destructive command without `--force`, and `rm` of a wildcard without it.
 pub fn refusals(registry: &Registry) -> Vec<Vec<String>> {
+    // robot confirms with `--yes`, answered with its confirmation code (conform's robot.confirm).
+    if registry.profile == pas_spec::Profile::Robot {
+        return Vec::new();
+    }
     let mut refusals: Vec<Vec<String>> = registry
         .commands
         .iter()
@@ -128,8 +132,21 @@ fn call(
             argv.push(value(flag));
         }
     }
-    if force && command.effect == Effect::Destructive {
+    let robot = registry.profile == pas_spec::Profile::Robot;
+    // robot confirms with `--yes` (robot 6.4), every other profile with `--force`.
+    if force && command.effect == Effect::Destructive && !robot {
         argv.push("--force".to_owned());
+    }
+    if robot && force && (command.confirm || command.effect == Effect::Destructive) {
+        argv.push("--yes".to_owned());
+    }
+    // A session that cannot exist: the runtime answers the session error before the stub.
+    if robot
+        && let (Some(sessions), Some(usage)) = (registry.sessions(), command.session)
+        && usage != pas_spec::robot::SessionUse::Create
+    {
+        argv.push("--session".to_owned());
+        argv.push(format!("{}-20000101-000000-aaaa", sessions.prefix));
     }
     if !positionals.is_empty() {
         argv.push("--".to_owned());

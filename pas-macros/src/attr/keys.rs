@@ -49,6 +49,7 @@ pub(crate) const TOOL: &[(&str, &str)] = &[
         "resource",
         "resource(\"/notes/{id}\", cat, stat, rm, \"One note\")",
     ),
+    ("robot", "robot = \"{\\\"sessions\\\": {...}}\""),
 ];
 
 /// Keys of one command, with how each is written.
@@ -86,6 +87,10 @@ pub(crate) const COMMAND: &[(&str, &str)] = &[
         "deprecated(replacement = \"task.remove\", since = \"0.3.0\", message = \"...\")",
     ),
     ("paging", "paging(limit = \"limit\", cursor = \"cursor\")"),
+    ("session", "session = \"create\""),
+    ("confirm", "confirm"),
+    ("list_field", "list_field = \"candidates\""),
+    ("compact_omit", "compact_omit = \"cmd_full,metrics\""),
 ];
 
 /// Keys inside `deprecated(...)`.

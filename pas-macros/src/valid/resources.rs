@@ -132,5 +132,6 @@ fn skeleton() -> Registry {
         examples: Vec::new(),
         resources: Vec::new(),
         commands: Vec::new(),
+        robot: None,
     }
 }

@@ -121,7 +121,7 @@ pub fn render_command(registry: &Registry, command: &Command) -> String {
     );
     let mut own: Vec<&str> = command.errors.iter().map(String::as_str).collect();
     if command.effect == crate::Effect::Destructive {
-        own.push(surface::of(registry.profile).confirm_error);
+        own.push(surface::of(registry.profile).confirm_error_in(registry));
     }
     error_codes_section(&mut out, registry, Some(&own));
     let patterns = command.anti_patterns.iter().chain(&registry.anti_patterns);
@@ -190,7 +190,7 @@ fn render_group(registry: &Registry, path: &[String], under: &[&Command]) -> Str
             .flat_map(|c| c.errors.iter().map(String::as_str))
             .collect();
         if under.iter().any(|c| c.effect == crate::Effect::Destructive) {
-            own.push(surface::of(registry.profile).confirm_error);
+            own.push(surface::of(registry.profile).confirm_error_in(registry));
         }
         error_codes_section(&mut out, registry, Some(&own));
         let patterns = under

@@ -330,9 +330,9 @@ fn command_doc(registry: &Registry, command: &Command) -> CommandDoc {
         .collect();
     let mut errors: Vec<String> = errors;
     if command.effect == crate::Effect::Destructive
-        && !command.errors.iter().any(|e| e == surface.confirm_error)
+        && !command.errors.iter().any(|e| e == surface.confirm_error_in(registry))
     {
-        let confirm = surface.confirm_error;
+        let confirm = surface.confirm_error_in(registry);
         errors.push(format!(
             "{confirm} ({})",
             surface.exit_of(registry, confirm)

@@ -234,7 +234,7 @@ pub(crate) fn exit_code_rows(registry: &Registry, only: Option<&[&str]>) -> Vec<
     }
     // The runtime refuses a destructive command without its confirm flag: a constant of the
     // profile, documented wherever such a command exists (and it is not the registry's own).
-    let confirm = surface.confirm_error;
+    let confirm = surface.confirm_error_in(registry);
     let destructive = registry
         .all_commands()
         .iter()
@@ -327,7 +327,7 @@ pub fn command_switches(registry: &Registry, command: &Command) -> Vec<(&'static
             format!(
                 "Confirm the destructive change; without it the command refuses with {} and \
                  changes nothing.",
-                surface.confirm_error
+                surface.confirm_error_in(registry)
             )
         };
         switches.push((surface.confirm_flag, what));

@@ -114,7 +114,9 @@ fn check_deprecation(context: &Context, command: &Command, pointer: &Pointer, re
             ),
             "Name the command callers should use instead, or remove `replacement`.",
         );
-    } else if !context.by_name.contains_key(replacement.as_str()) {
+    } else if !context.by_name.contains_key(replacement.as_str())
+        && context.reserved_word(replacement).is_none()
+    {
         let names = context.registry.commands.iter().map(|c| c.name.as_str());
         report.error(
             "E067",

@@ -66,7 +66,9 @@ impl<'a> Context<'a> {
             _ if builtin => {
                 Some("a built-in command of the profile (see `surface::BUILTIN_WORDS`)")
             }
-            ("capabilities", Profile::Robot) => Some("a built-in command of the robot profile"),
+            ("capabilities" | "sessions", Profile::Robot) => {
+                Some("a built-in command of the robot profile")
+            }
             _ if self.verbs.iter().any(|verb| verb.as_str() == word) => {
                 Some("a verb command generated from `resources`")
             }
@@ -99,6 +101,20 @@ impl<'a> Context<'a> {
             Profile::Robot => {
                 flags.push(BuiltinFlag::switch("compact", None));
                 flags.push(BuiltinFlag::valued("fields"));
+                flags.push(BuiltinFlag::switch("include-prose", None));
+                flags.push(BuiltinFlag::valued("prose-style"));
+            }
+        }
+        if let Some(command) = command.filter(|_| self.profile() == Profile::Robot) {
+            if command.confirm {
+                flags.push(BuiltinFlag::switch("yes", None));
+            }
+            if command
+                .session
+                .is_some_and(|s| s != crate::robot::SessionUse::Create)
+            {
+                flags.push(BuiltinFlag::valued("session"));
+                flags.push(BuiltinFlag::switch("resume", None));
             }
         }
         if let Some(command) = command {

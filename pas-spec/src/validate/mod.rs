@@ -20,6 +20,7 @@ mod names;
 mod order;
 mod parameters;
 mod report;
+mod robot;
 mod rust_idents;
 mod schemas;
 mod secrets;
@@ -43,6 +44,7 @@ pub fn validate(registry: &Registry) -> Vec<Diagnostic> {
     schemas::check(&context, &mut report);
     commands::check(&context, &mut report);
     examples::check(&context, &mut report);
+    robot::check(&context, &mut report);
     let mut diagnostics = report.into_diagnostics();
     order::sort(registry, &mut diagnostics);
     diagnostics

@@ -69,12 +69,13 @@ fn robot_owns_the_whole_range() {
         s["exitCodes"] = json!([
             {"code": 0, "name": "OK_CLEAN", "meaning": "a"},
             {"code": 1, "name": "OK_CANDIDATES", "meaning": "b", "success": true},
-            {"code": 10, "name": "INVALID_ARGUMENT", "meaning": "c"},
+            {"code": 10, "name": "INVALID_ARGUMENT", "meaning": "c", "role": "arguments"},
+            {"code": 20, "name": "BUG", "meaning": "f", "role": "internal"},
             {"code": 70, "name": "NOT_FOUND", "meaning": "d"},
             {"code": 70, "name": "AGAIN", "meaning": "e"}
         ]);
     });
-    assert_exactly(&found, &[("E024", "/exitCodes/4/code")]);
+    assert_exactly(&found, &[("E024", "/exitCodes/5/code")]);
 }
 
 #[test]

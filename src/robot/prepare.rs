@@ -1,0 +1,172 @@
+//! What the robot profile does after argv parsed and before the handler runs: the token
+//! controls (an unknown `--fields` name is an argument error), deprecation warnings,
+//! confirmation (`--yes`), and the session (created, or loaded and locked).
+
+use std::ffi::OsString;
+
+use clap::ArgMatches;
+use pas_spec::robot::ExitRole;
+use pas_spec::{Command, OutputKind, Registry};
+use serde_json::{Value, json};
+
+use super::flags::{self, RESUME_ID, SESSION_ID, YES_ID};
+use super::{CallState, Severity, Warning};
+use crate::error::Error;
+use crate::sessions;
+
+/// Runs the steps for `command`; its error ends the call before the handler.
+pub(crate) fn prepare(
+    registry: &Registry,
+    state: &CallState,
+    command: &Command,
+    leaf: &ArgMatches,
+    argv: &[OsString],
+) -> Result<(), Error> {
+    let (mut options, _) = flags::options(leaf);
+    options.list_field = command.list_field.clone();
+    options.compact_omit = command.compact_omit.clone();
+    if let Some(fields) = &options.fields {
+        check_fields(registry, command, fields)?;
+    }
+    state.lock().options = options;
+    for warning in deprecations(command, argv) {
+        state.lock().warnings.push(warning);
+    }
+    let flag = |id: &str| {
+        leaf.try_get_one::<bool>(id)
+            .ok()
+            .flatten()
+            .copied()
+            .unwrap_or(false)
+    };
+    // A destructive command needs the confirmation too (robot 6.4; `--force` is not robot's).
+    let confirm = command.confirm || command.effect == pas_spec::Effect::Destructive;
+    if confirm && !flag(YES_ID) {
+        let (code, _) = registry.role_code(ExitRole::Confirmation);
+        return Err(Error::new(
+            code,
+            format!("`{}` acts only when confirmed with --yes", command.name),
+        )
+        .with_suggestion(format!(
+            "review what it will do, then run it again with --yes: {} {} ... --yes",
+            registry.name,
+            command.argv_path().join(" ")
+        ))
+        .with_details(json!({ "requires_confirmation": true, "flag": "--yes" })));
+    }
+    let request = sessions::Request {
+        registry,
+        command,
+        id: leaf
+            .try_get_one::<String>(SESSION_ID)
+            .ok()
+            .flatten()
+            .cloned(),
+        resume: flag(RESUME_ID),
+    };
+    if let Some(session) = sessions::open(&request)? {
+        state.lock().session = Some(session);
+    }
+    Ok(())
+}
+
+/// The fields the items of the command's principal list have, from its output schema.
+pub(crate) fn known_fields(command: &Command) -> Option<Vec<String>> {
+    let schema = command.output_schema.as_ref()?;
+    let item = match (&command.list_field, command.output) {
+        (Some(field), _) => schema.pointer(&format!("/properties/{field}/items"))?,
+        (None, OutputKind::List) => schema,
+        (None, _) => return None,
+    };
+    let properties = item.get("properties")?.as_object()?;
+    Some(properties.keys().cloned().collect())
+}
+
+fn check_fields(registry: &Registry, command: &Command, fields: &[String]) -> Result<(), Error> {
+    let (code, _) = registry.role_code(ExitRole::Arguments);
+    let Some(known) = known_fields(command) else {
+        if command.list_field.is_none() && command.output != OutputKind::List {
+            return Err(Error::new(
+                code,
+                format!("`{}` has no list for --fields to select from", command.name),
+            )
+            .with_suggestion("leave out --fields"));
+        }
+        return Ok(());
+    };
+    let unknown: Vec<&String> = fields.iter().filter(|f| !known.contains(f)).collect();
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    Err(Error::new(
+        code,
+        format!(
+            "--fields names {} that the items of `{}` do not have",
+            unknown
+                .iter()
+                .map(|f| format!("`{f}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            command.name
+        ),
+    )
+    .with_suggestion(format!("use some of: {}", known.join(", ")))
+    .with_details(json!({ "unknown": unknown, "known": known })))
+}
+
+/// A warning for a deprecated command and for each deprecated flag alias argv used.
+fn deprecations(command: &Command, argv: &[OsString]) -> Vec<Warning> {
+    let mut warnings = Vec::new();
+    if let Some(deprecation) = &command.deprecated {
+        let mut message = format!("`{}` is deprecated", command.argv_path().join(" "));
+        if let Some(since) = &deprecation.since {
+            message.push_str(&format!(" since {since}"));
+        }
+        if let Some(replacement) = &deprecation.replacement {
+            message.push_str(&format!("; use `{}`", replacement.replace('.', " ")));
+        }
+        if let Some(more) = &deprecation.message {
+            message.push_str(&format!(" ({more})"));
+        }
+        warnings.push(
+            Warning::new("DEPRECATED", message)
+                .severity(Severity::Warning)
+                .affects([command.name.clone()]),
+        );
+    }
+    let words: Vec<String> = argv
+        .iter()
+        .skip(1)
+        .map(|w| w.to_string_lossy().into_owned())
+        .take_while(|w| w != "--")
+        .collect();
+    for parameter in &command.parameters {
+        for alias in &parameter.deprecated_aliases {
+            let flag = format!("--{alias}");
+            let used = words
+                .iter()
+                .any(|w| *w == flag || w.starts_with(&format!("{flag}=")));
+            if used {
+                warnings.push(
+                    Warning::new(
+                        "DEPRECATED",
+                        format!("{flag} is deprecated; use --{}", parameter.name),
+                    )
+                    .affects([parameter.name.clone()]),
+                );
+            }
+        }
+    }
+    warnings
+}
+
+/// The value a `--fields`/`--compact` filter keeps of one item.
+pub(crate) fn filter_item(item: &mut Value, fields: Option<&[String]>, omit: &[String]) {
+    let Value::Object(map) = item else { return };
+    if let Some(fields) = fields {
+        map.retain(|k, _| fields.contains(k));
+    }
+    for key in omit {
+        map.remove(key);
+    }
+}
