@@ -250,7 +250,8 @@ const ROBOT: Contract = Contract {
         ("sessions_no_total", &["robot.sessions"]),
         ("fields_ignored", &["robot.fields"]),
         ("compact_ignored", &["robot.compact"]),
-        ("delete_without_yes", &["robot.confirm"]),
+        // robot confirms a destructive command with --yes: safety.force catches it too.
+        ("delete_without_yes", &["robot.confirm", "safety.force"]),
         ("no_recoverable", &["robot.error"]),
         // The triggered ITEM_NOT_FOUND exits 9 too.
         ("exit_9", &["robot.exit_codes", "errors.declared"]),

@@ -279,3 +279,19 @@ impl Sessions {
                 .is_some_and(|s| s.next.iter().any(|n| n == to))
     }
 }
+
+/// The role a runtime error constant takes in the robot profile, where exit codes come from the
+/// spec's roles: argument errors, signals, I/O and internal errors. `None` for a constant the
+/// runtime does not raise itself (a handler's own, which exits with the internal code unless the
+/// spec names it).
+pub fn builtin_role(name: &str) -> Option<ExitRole> {
+    Some(match name {
+        "UNKNOWN_ARGUMENT" | "UNKNOWN_COMMAND" | "INVALID_VALUE" | "MISSING_ARGUMENT"
+        | "MISSING_COMMAND" | "ARGUMENT_CONFLICT" | "INVALID_ARGUMENT" | "MISSING_INPUT"
+        | "CONFIG_INVALID" => ExitRole::Arguments,
+        "INTERRUPTED" | "TERMINATED" => ExitRole::Interrupted,
+        "GENERAL_ERROR" => ExitRole::Io,
+        "INTERNAL_ERROR" => ExitRole::Internal,
+        _ => return None,
+    })
+}

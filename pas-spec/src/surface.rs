@@ -307,6 +307,14 @@ impl Surface {
 
     /// The exit status an error constant ends with in this profile.
     pub fn exit_of(&self, registry: &Registry, name: &str) -> u8 {
+        // robot: the spec's table, then the role a runtime constant takes (robot 11).
+        if self.profile == Profile::Robot {
+            if let Some(code) = registry.exit_codes.iter().find(|c| c.name == name) {
+                return u8::try_from(code.code).unwrap_or(1);
+            }
+            let role = crate::robot::builtin_role(name).unwrap_or(crate::robot::ExitRole::Internal);
+            return registry.role_code(role).1;
+        }
         match self.errors {
             ErrorChannel::StderrTable => crate::builtin_codes::exit_code(registry, name),
             ErrorChannel::Envelope => {

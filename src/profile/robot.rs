@@ -27,7 +27,6 @@ use pas_spec::{OutputKind, Registry};
 use serde_json::{Map, Value};
 
 use super::{CallOptions, Profile, ProgressStyle};
-use crate::codes;
 use crate::error::Error;
 use crate::output::Sinks;
 use crate::redact::Redactor;
@@ -86,25 +85,11 @@ impl RobotProfile {
                 declared.role,
             );
         }
-        let role = match name {
-            codes::UNKNOWN_ARGUMENT
-            | codes::UNKNOWN_COMMAND
-            | codes::INVALID_VALUE
-            | codes::MISSING_ARGUMENT
-            | codes::MISSING_COMMAND
-            | codes::ARGUMENT_CONFLICT
-            | codes::INVALID_ARGUMENT
-            | codes::MISSING_INPUT
-            | codes::CONFIG_INVALID => ExitRole::Arguments,
-            codes::INTERRUPTED | codes::TERMINATED => ExitRole::Interrupted,
-            codes::GENERAL_ERROR => ExitRole::Io,
-            codes::INTERNAL_ERROR => ExitRole::Internal,
-            _ => {
-                // A constant the table does not name (a scaffold stub's NOT_IMPLEMENTED): the
-                // handler's own word stays, and the call exits with the internal code.
-                let (_, code) = self.registry.role_code(ExitRole::Internal);
-                return (name.to_owned(), code, Some(ExitRole::Internal));
-            }
+        let Some(role) = pas_spec::robot::builtin_role(name) else {
+            // A constant the table does not name (a scaffold stub's NOT_IMPLEMENTED): the
+            // handler's own word stays, and the call exits with the internal code.
+            let (_, code) = self.registry.role_code(ExitRole::Internal);
+            return (name.to_owned(), code, Some(ExitRole::Internal));
         };
         let (name, code) = self.registry.role_code(role);
         (name, code, Some(role))

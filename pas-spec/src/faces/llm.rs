@@ -330,7 +330,10 @@ fn command_doc(registry: &Registry, command: &Command) -> CommandDoc {
         .collect();
     let mut errors: Vec<String> = errors;
     if command.effect == crate::Effect::Destructive
-        && !command.errors.iter().any(|e| e == surface.confirm_error_in(registry))
+        && !command
+            .errors
+            .iter()
+            .any(|e| e == surface.confirm_error_in(registry))
     {
         let confirm = surface.confirm_error_in(registry);
         errors.push(format!(
