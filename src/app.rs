@@ -200,6 +200,17 @@ impl App {
             }
         };
 
+        // `TOOL mcp`: the same registry and handlers served over MCP on stdio.
+        if early.is_none() && crate::mcp::wants(&self.registry, &pre.argv) {
+            #[cfg(feature = "mcp")]
+            {
+                return self.serve_mcp(config.as_ref(), redactor);
+            }
+            #[cfg(not(feature = "mcp"))]
+            {
+                early = Some(crate::mcp::not_built(&self.registry));
+            }
+        }
         let profile = profile::for_call(self.registry.clone(), pre.agent, &pre.argv);
         let output = Output::new(profile, redactor, audit);
         // compose is machine output always: handlers see agent mode without `--agent`.
@@ -306,19 +317,35 @@ impl App {
         config: Option<&ConfigFile>,
     ) -> Outcome {
         let (path, leaf) = route::matched(matches);
-        let registry = &self.registry;
-        if let Some(builtin) = builtins::matched(registry, &path) {
+        if let Some(builtin) = builtins::matched(&self.registry, &path) {
             return self.run_builtin(shared, builtin, matches, leaf, config);
         }
+        match self.invoke(shared, matches, |reply| render::drive::reply(shared, reply)) {
+            Ok(()) => Outcome::Success,
+            Err(stop) => stop.into(),
+        }
+    }
+
+    /// Runs the command argv matched: selects it, applies the guards, calls its handler and
+    /// hands the reply to `finish` (the CLI renders it; the MCP server collects it), both
+    /// under the panic catcher. What the two transports share.
+    pub(crate) fn invoke<T>(
+        &self,
+        shared: &Arc<Shared>,
+        matches: &clap::ArgMatches,
+        finish: impl FnOnce(Reply) -> Result<T, Stop>,
+    ) -> Result<T, Stop> {
+        let (path, leaf) = route::matched(matches);
+        let registry = &self.registry;
         let selected = match registry.commands.iter().position(|c| c.argv_path() == path) {
             Some(index) => Selected::Declared(index),
             None => match self.verbs.iter().find(|c| c.argv_path() == path) {
                 Some(verb) => Selected::Verb(verb.clone()),
                 None => {
-                    return Outcome::Failed(Error::internal(format!(
+                    return Err(Stop::Failed(Error::internal(format!(
                         "argv selected `{}`, which the registry has no command for",
                         path.join(" ")
-                    )));
+                    ))));
                 }
             },
         };
@@ -341,12 +368,14 @@ impl App {
             let command = Some(command.name.clone());
             output.profile.configure(CallOptions { format, command });
         }
-        if let Err(error) = builtins::guard::check(registry, command, leaf) {
-            return Outcome::Failed(error);
-        }
+        builtins::guard::check(registry, command, leaf)?;
         // Zero interactivity: fail before the handler runs rather than wait on a terminal.
-        if command.stdin == StdinMode::Required && shared.agent && io::stdin().is_terminal() {
-            return Outcome::Failed(context::missing_input(&registry.name));
+        if command.stdin == StdinMode::Required
+            && shared.agent
+            && shared.mcp.is_none()
+            && io::stdin().is_terminal()
+        {
+            return Err(Stop::Failed(context::missing_input(&registry.name)));
         }
         let verb = match &selected {
             Selected::Verb(_) => resources::route::verb_named(registry, &command.name),
@@ -356,38 +385,60 @@ impl App {
             Some(verb) => match &self.resources {
                 Some(resources) => &move |args, ctx| resources(verb, args, ctx),
                 None => {
-                    return Outcome::Failed(Error::internal(format!(
+                    return Err(Stop::Failed(Error::internal(format!(
                         "no resource handlers are registered for {} (App::resources)",
                         command.name
-                    )));
+                    ))));
                 }
             },
             None => match self.handlers.get(&command.name) {
                 Some(handler) => handler.as_ref(),
                 None => {
-                    return Outcome::Failed(Error::internal(format!(
+                    return Err(Stop::Failed(Error::internal(format!(
                         "no handler is registered for {}",
                         command.name
-                    )));
+                    ))));
                 }
             },
         };
         let args = args_of(matches, leaf);
         let dry_run = builtins::guard::dry_run(command, leaf);
         let context = Context::new(shared.clone(), selected.clone()).with_dry_run(dry_run);
-        let ran = panics::catch(|| -> Result<(), Stop> {
+        let ran = panics::catch(|| -> Result<T, Stop> {
             let reply = handler(&args, &context)?;
-            render::drive::reply(shared, reply)
+            finish(reply)
         });
         match ran {
-            Ok(Ok(())) => Outcome::Success,
-            Ok(Err(stop)) => stop.into(),
-            Err(error) => Outcome::Failed(error),
+            Ok(result) => result,
+            Err(error) => Err(Stop::Failed(error)),
         }
     }
 }
 
 impl App {
+    /// `TOOL mcp`: the configuration file's values become the parser's defaults, as for a
+    /// command line, and the server runs until its client leaves.
+    #[cfg(feature = "mcp")]
+    fn serve_mcp(mut self, config: Option<&ConfigFile>, redactor: Redactor) -> ExitCode {
+        let command = std::mem::take(&mut self.command).color(clap::ColorChoice::Never);
+        let command = match config {
+            Some(file) => match file.apply(command) {
+                Ok(command) => command,
+                Err(mut error) => {
+                    redactor.error(&mut error);
+                    eprintln!(
+                        "{}",
+                        serde_json::json!({"error": error.code(), "message": error.message(), "suggestion": error.suggestion()})
+                    );
+                    return ExitCode::from(2);
+                }
+            },
+            None => command,
+        };
+        let registry = self.registry.clone();
+        crate::mcp::serve(self, registry, command, redactor)
+    }
+
     fn run_builtin(
         &self,
         shared: &Arc<Shared>,

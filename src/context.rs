@@ -1,6 +1,6 @@
 //! What a handler may use besides its arguments: the mode, progress, and stdin when allowed.
 
-use std::io::{self, IsTerminal, StdinLock};
+use std::io::{self, BufRead, IsTerminal};
 use std::sync::Arc;
 
 use pas_spec::{Registry, StdinMode};
@@ -8,6 +8,7 @@ use pas_spec::{Registry, StdinMode};
 use crate::codes;
 use crate::error::Error;
 use crate::output::Shared;
+use crate::profile::ProgressStyle;
 use crate::progress::Progress;
 
 /// The handler's view of the call. Cheap to clone, so a stream can keep one.
@@ -69,6 +70,11 @@ impl Context {
     /// A progress reporter: a bar for people at a terminal, NDJSON events for agents when the
     /// command is an event stream, silent otherwise.
     pub fn progress(&self, total: Option<u64>) -> Progress {
+        // Over MCP progress is always reported: the client asked for it with a progress token
+        // or not, and the server drops it when not.
+        if self.shared.mcp.is_some() {
+            return Progress::new(ProgressStyle::Events, self.shared.clone(), total);
+        }
         let style = self
             .shared
             .lock()
@@ -77,10 +83,11 @@ impl Context {
         Progress::new(style, self.shared.clone(), total)
     }
 
-    /// SIGINT or SIGTERM arrived: a long computation may stop early (the runtime ends the call
+    /// SIGINT or SIGTERM arrived (or, served over MCP, the client cancelled the call): a long computation may stop early (the runtime ends the call
     /// with the right error either way).
     pub fn stop_requested(&self) -> bool {
         self.shared.stop_requested().is_some()
+            || self.shared.mcp.as_ref().is_some_and(|hooks| (hooks.cancelled)())
     }
 
     /// Standard input, only for commands whose registry entry says they read it.
@@ -89,19 +96,35 @@ impl Context {
     /// - `stdin: optional`: `None` when stdin is a terminal (nothing was piped in).
     /// - `stdin: required`: in agent mode a terminal is a `MISSING_INPUT` error at once (the
     ///   runtime checks this before the handler runs, too); people may type the input.
-    pub fn stdin(&self) -> Result<Option<StdinLock<'static>>, Error> {
+    ///
+    /// Served over MCP (`TOOL mcp`), stdin is the protocol's: the reader holds the call's
+    /// `input` argument as JSON, and a call without one reads as a terminal would.
+    pub fn stdin(&self) -> Result<Option<Box<dyn BufRead>>, Error> {
         let command = self.command();
-        let terminal = io::stdin().is_terminal();
-        match command.stdin {
-            StdinMode::None => Err(Error::internal(format!(
+        if let StdinMode::None = command.stdin {
+            return Err(Error::internal(format!(
                 "command {} read stdin, but its registry entry says it does not",
                 command.name
-            ))),
+            )));
+        }
+        if let Some(hooks) = &self.shared.mcp {
+            return match (&hooks.input, command.stdin) {
+                (Some(input), _) => Ok(Some(Box::new(io::Cursor::new(input.clone())))),
+                (None, StdinMode::Required) => Err(Error::new(
+                    codes::MISSING_INPUT,
+                    "this command reads its input, and the call gave none",
+                )
+                .with_suggestion("give the `input` argument")),
+                (None, _) => Ok(None),
+            };
+        }
+        let terminal = io::stdin().is_terminal();
+        match command.stdin {
             StdinMode::Optional if terminal => Ok(None),
             StdinMode::Required if terminal && self.agent() => {
                 Err(missing_input(&self.shared.registry.name))
             }
-            StdinMode::Optional | StdinMode::Required => Ok(Some(io::stdin().lock())),
+            _ => Ok(Some(Box::new(io::stdin().lock()))),
         }
     }
 }

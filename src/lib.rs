@@ -75,6 +75,7 @@ mod error;
 pub mod faces;
 mod items;
 pub mod level;
+pub mod mcp;
 mod output;
 mod panics;
 mod parse_error;

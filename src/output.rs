@@ -324,6 +324,8 @@ pub(crate) struct Shared {
     signal: AtomicI32,
     /// Whether a signal ends the call without a watcher thread (see `signals`).
     direct: AtomicBool,
+    /// Set when the call is served over MCP (`TOOL mcp`): progress, stdin and cancellation.
+    pub(crate) mcp: Option<crate::mcp::hooks::CallHooks>,
 }
 
 /// The output lock, held for one whole line (or a run of them). Releasing it ends the call
@@ -394,7 +396,14 @@ impl Shared {
             output: Mutex::new(output),
             signal: AtomicI32::new(0),
             direct: AtomicBool::new(false),
+            mcp: None,
         }
+    }
+
+    /// The call is served over MCP, with these hooks.
+    pub(crate) fn with_mcp(mut self, hooks: crate::mcp::hooks::CallHooks) -> Self {
+        self.mcp = Some(hooks);
+        self
     }
 
     /// The output and input schemas the registry lacks, made when first read.
