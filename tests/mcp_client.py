@@ -10,7 +10,7 @@ The plan (JSON, the file named by argv[1]) is written by the Rust test tests/mcp
      "progress": {"tool", "arguments", "least": N} | null}
 
 Each successful call's structuredContent is validated against the tool's outputSchema with
-`jsonschema`; each error's structuredContent must carry code, message and exitCode. Prints
+`jsonschema`; each error's text block must be {"error": {code, message, exitCode, ...}}. Prints
 `ok N` (N checks) and exits 0, or prints every failure and exits 1.
 """
 
@@ -64,10 +64,10 @@ async def run(plan):
                 label = f"{call['tool']} {json.dumps(call['arguments'])}"
                 if call.get("error"):
                     check(result.is_error, f"{label}: expected error {call['error']}, got {body}")
-                    error = (body or {}).get("error", {})
+                    check(body is None, f"{label}: an error has no structuredContent")
+                    error = json.loads(result.content[0].text).get("error", {})
                     check(error.get("code") == call["error"], f"{label}: code {error} != {call['error']}")
                     check("message" in error and "exitCode" in error, f"{label}: error fields {error}")
-                    check(json.loads(result.content[0].text) == body, f"{label}: text block != structuredContent")
                     continue
                 check(not result.is_error, f"{label}: unexpected error {body}")
                 schema = schemas.get(call["tool"])

@@ -9,8 +9,10 @@
 //!   limit keeps its first items and says `"truncated": true` (every event was sent as a
 //!   progress notification).
 //! - A document: one text block, the Markdown. Nothing: no content.
-//! - An error: `isError: true`, `structuredContent: {"error": {code, message, hint, details,
-//!   exitCode}}` (the exit code the CLI would have ended with), and the same as JSON text.
+//! - An error: `isError: true` and one text block holding `{"error": {code, message, hint,
+//!   details, exitCode}}` as JSON (the exit code is the one the CLI would have ended with). No
+//!   `structuredContent`: clients check it against the tool's outputSchema, which describes
+//!   success.
 //!
 //! The data is what the CLI's envelope holds as `data` in the compose and robot profiles, so a
 //! tool means one thing whatever the transport.
@@ -44,9 +46,9 @@ pub(crate) struct Items {
 /// The result of a call that succeeded.
 pub(crate) fn success(collected: Collected, redactor: &Redactor) -> Value {
     match redactor.collected(collected) {
-        Collected::Object(value) if value.is_object() => structured(value, false),
+        Collected::Object(value) if value.is_object() => structured(value),
         Collected::Object(value) => json!({ "content": [text(value.to_string())] }),
-        Collected::Items(items) => structured(items_content(items), false),
+        Collected::Items(items) => structured(items_content(items)),
         Collected::Document(markdown) => json!({ "content": [text(markdown)] }),
         Collected::Nothing => json!({ "content": [] }),
     }
@@ -65,7 +67,10 @@ pub(crate) fn error(error: &Error, exit: u8) -> Value {
         body.insert("details".into(), details.clone());
     }
     body.insert("exitCode".into(), exit.into());
-    structured(json!({ "error": body }), true)
+    json!({
+        "content": [text(json!({ "error": body }).to_string())],
+        "isError": true,
+    })
 }
 
 fn items_content(items: Items) -> Value {
@@ -89,15 +94,11 @@ fn items_content(items: Items) -> Value {
     Value::Object(content)
 }
 
-fn structured(value: Value, is_error: bool) -> Value {
-    let mut result = json!({
+fn structured(value: Value) -> Value {
+    json!({
         "content": [text(value.to_string())],
         "structuredContent": value,
-    });
-    if is_error {
-        result["isError"] = true.into();
-    }
-    result
+    })
 }
 
 fn text(text: String) -> Value {
