@@ -89,8 +89,10 @@ pub fn run_clients(plan: &Value) -> String {
     let file = dir.path().join("plan.json");
     std::fs::write(&file, serde_json::to_vec(&traced).unwrap()).unwrap();
 
+    // `only`: one client per plan (a plan that changes a store runs once per client).
+    let only = plan["only"].as_str();
     let mut ran = 0;
-    match python() {
+    match python().filter(|_| only != Some("node")) {
         Some(python) => {
             let output = Command::new(python)
                 .arg(repo().join("tests/mcp_client.py"))
@@ -105,12 +107,13 @@ pub fn run_clients(plan: &Value) -> String {
             );
             ran += 1;
         }
+        None if only == Some("node") => {}
         None => skipped(
             "the Python MCP SDK",
             "python3 -m venv target/mcp-venv && target/mcp-venv/bin/pip install mcp==2.3.0",
         ),
     }
-    match node_client() {
+    match node_client().filter(|_| only != Some("python")) {
         Some(client) => {
             let output = Command::new("node").arg(client).arg(&file).output().unwrap();
             assert!(
@@ -121,6 +124,7 @@ pub fn run_clients(plan: &Value) -> String {
             );
             ran += 1;
         }
+        None if only == Some("python") => {}
         None => skipped(
             "the TypeScript MCP SDK",
             "npm ci --prefix tests/mcp-ts-client",
