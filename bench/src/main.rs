@@ -5,6 +5,7 @@
 
 mod check;
 mod compose;
+mod mcp;
 mod measure;
 mod report;
 mod runtime;
@@ -21,8 +22,9 @@ fn main() {
         Some("compose") => compose::run(),
         Some("tokens") => tokens::run(),
         Some("new") => scaffold::run(),
+        Some("mcp") => mcp::run(),
         _ => {
-            eprintln!("usage: pas-bench check|runtime|compose|tokens|new");
+            eprintln!("usage: pas-bench check|runtime|compose|tokens|new|mcp");
             std::process::exit(2);
         }
     }

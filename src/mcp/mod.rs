@@ -63,7 +63,7 @@ pub(crate) fn wants(registry: &Registry, argv: &[OsString]) -> bool {
 }
 
 /// The error of `TOOL mcp` in a tool built without the server.
-#[cfg(not(feature = "mcp"))]
+#[cfg_attr(feature = "mcp", allow(dead_code))]
 pub(crate) fn not_built(registry: &Registry) -> crate::Error {
     crate::Error::new(
         MCP_NOT_BUILT,
@@ -72,4 +72,36 @@ pub(crate) fn not_built(registry: &Registry) -> crate::Error {
     .with_suggestion(
         "rebuild with the `mcp` feature of pas-kit (on by default): `pas-kit = { version = \"...\", features = [\"mcp\"] }`",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn registry(commands: &str) -> Registry {
+        let spec = format!(
+            r#"{{"specVersion": 1, "name": "t", "version": "1.0.0", "summary": "A tool.",
+               "commands": [{commands}]}}"#
+        );
+        let source = pas_spec::load::read_reader("t.json", spec.as_bytes()).unwrap();
+        pas_spec::load::parse(&source).unwrap()
+    }
+
+    const GET: &str = r#"{"name": "get", "description": "Gets.", "output": {"kind": "object"}}"#;
+
+    #[test]
+    fn the_word_alone_asks_for_the_server() {
+        let registry = registry(GET);
+        let argv = |words: &[&str]| words.iter().map(OsString::from).collect::<Vec<_>>();
+        assert!(wants(&registry, &argv(&["t", "mcp"])));
+        assert!(!wants(&registry, &argv(&["t", "mcp", "x"])));
+        assert!(!wants(&registry, &argv(&["t", "get"])));
+    }
+
+    #[test]
+    fn without_the_feature_the_error_says_how_to_turn_it_on() {
+        let error = not_built(&registry(GET));
+        assert_eq!(error.code(), MCP_NOT_BUILT);
+        assert!(error.suggestion().unwrap().contains("features = [\"mcp\"]"));
+    }
 }

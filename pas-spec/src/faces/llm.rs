@@ -225,7 +225,7 @@ fn machine_mode(registry: &Registry) -> String {
     format!(
         "{contract} `{name} docs` prints this document; `{name} --agent --help` the short \
          contract; `{name} completions <shell>` and `{name} man` the shell completions and man \
-         page."
+         page; `{name} mcp` serves the same commands as an MCP server on stdio."
     )
 }
 
