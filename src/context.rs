@@ -87,7 +87,11 @@ impl Context {
     /// with the right error either way).
     pub fn stop_requested(&self) -> bool {
         self.shared.stop_requested().is_some()
-            || self.shared.mcp.as_ref().is_some_and(|hooks| (hooks.cancelled)())
+            || self
+                .shared
+                .mcp
+                .as_ref()
+                .is_some_and(|hooks| (hooks.cancelled)())
     }
 
     /// Standard input, only for commands whose registry entry says they read it.

@@ -19,20 +19,48 @@ fn weather_through_both_sdks() {
     let mut plan = plan(bin, "weather", json!({ "WEATHER_API_KEY": CANARY }));
     plan["calls"] = json!([
         call("current", json!({"city": "Boston"}), None),
-        call("current", json!({"city": "Boston", "units": "imperial"}), None),
+        call(
+            "current",
+            json!({"city": "Boston", "units": "imperial"}),
+            None
+        ),
         call("current", json!({}), Some("INVALID_ARGUMENT")),
         call("current", json!({"city": 3}), Some("INVALID_ARGUMENT")),
-        call("current", json!({"city": "Boston", "units": "kelvin"}), Some("INVALID_ARGUMENT")),
+        call(
+            "current",
+            json!({"city": "Boston", "units": "kelvin"}),
+            Some("INVALID_ARGUMENT")
+        ),
         // A secret is never an argument.
-        call("current", json!({"city": "Boston", "api-key": "x"}), Some("INVALID_ARGUMENT")),
-        call("current", json!({"city": "Atlantis"}), Some("CITY_NOT_FOUND")),
+        call(
+            "current",
+            json!({"city": "Boston", "api-key": "x"}),
+            Some("INVALID_ARGUMENT")
+        ),
+        call(
+            "current",
+            json!({"city": "Atlantis"}),
+            Some("CITY_NOT_FOUND")
+        ),
         // The handler echoes the key in its error: the runtime redacts it.
         call("current", json!({"city": "Leaky"}), Some("NETWORK_ERROR")),
         call("forecast", json!({"city": "Paris", "days": 3}), None),
-        call("forecast", json!({"city": "Paris", "days": "three"}), Some("INVALID_ARGUMENT")),
-        call("forecast", json!({"city": "Paris", "days": 99}), Some("INVALID_ARGUMENT")),
+        call(
+            "forecast",
+            json!({"city": "Paris", "days": "three"}),
+            Some("INVALID_ARGUMENT")
+        ),
+        call(
+            "forecast",
+            json!({"city": "Paris", "days": 99}),
+            Some("INVALID_ARGUMENT")
+        ),
         call("search", json!({"query": "Spring", "limit": 2}), None),
-        call("search", json!({"query": "Spring", "extra": true}), Some("INVALID_ARGUMENT")),
+        call(
+            "search",
+            json!({"query": "Spring", "extra": true}),
+            Some("INVALID_ARGUMENT")
+        ),
     ]);
     plan["calls"][8]["items"] = json!(3);
     let written = run_clients(&plan);
@@ -43,7 +71,11 @@ fn weather_through_both_sdks() {
 fn weather_without_its_key_reports_it() {
     let bin = Path::new(env!("CARGO_BIN_EXE_pas-mcp-weather"));
     let mut plan = plan(bin, "weather", json!({}));
-    plan["calls"] = json!([call("current", json!({"city": "Boston"}), Some("API_KEY_MISSING"))]);
+    plan["calls"] = json!([call(
+        "current",
+        json!({"city": "Boston"}),
+        Some("API_KEY_MISSING")
+    )]);
     run_clients(&plan);
 }
 
@@ -59,7 +91,11 @@ fn demo_progress_panics_and_cancellation() {
         call("doc", json!({}), None),
         call("nothing", json!({}), None),
         call("item_list", json!({"count": 2500}), None),
-        call("item_list", json!({"count": 5, "panic-at": 2}), Some("INTERNAL_ERROR")),
+        call(
+            "item_list",
+            json!({"count": 5, "panic-at": 2}),
+            Some("INTERNAL_ERROR")
+        ),
         call("ingest", json!({}), Some("MISSING_INPUT")),
     ]);
     // A list is bounded: the first page holds MAX_ITEMS.

@@ -137,7 +137,10 @@ fn call(peer: &mut Peer, id: i64, name: &str, arguments: Value) -> Value {
 }
 
 fn no_panic(stderr: &str) {
-    assert!(!stderr.contains("panicked"), "the server panicked: {stderr}");
+    assert!(
+        !stderr.contains("panicked"),
+        "the server panicked: {stderr}"
+    );
 }
 
 #[test]
@@ -150,10 +153,7 @@ fn tools_list_is_the_registrys_mcp_face_byte_for_byte() {
     let mut peer = Peer::start(&[]);
     peer.initialize();
     peer.send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
-    let line = peer
-        .lines
-        .recv_timeout(Duration::from_secs(20))
-        .unwrap();
+    let line = peer.lines.recv_timeout(Duration::from_secs(20)).unwrap();
     let message: Value = serde_json::from_str(&line).unwrap();
     assert_eq!(message["result"], face);
     // Byte for byte: the result's bytes on the wire are the face's compact JSON.
@@ -178,7 +178,12 @@ fn hostile_input_gets_protocol_errors_and_the_server_keeps_serving() {
     // An unknown tool is a protocol error naming it.
     let missing = call(&mut peer, 4, "no_such_tool", json!({}));
     assert_eq!(missing["error"]["code"], -32602, "{missing}");
-    assert!(missing["error"]["message"].as_str().unwrap().contains("no_such_tool"));
+    assert!(
+        missing["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no_such_tool")
+    );
     // An oversized message (20 MB, over the transport's 16 MiB line limit): dropped, not read
     // whole into memory.
     let mut huge = br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"item_get","arguments":{"id":"#.to_vec();
@@ -187,7 +192,11 @@ fn hostile_input_gets_protocol_errors_and_the_server_keeps_serving() {
     peer.send_raw(&huge);
     // Still serving.
     let ok = call(&mut peer, 6, "item_get", json!({"id": 1}));
-    assert_eq!(ok["result"]["structuredContent"], json!({"id": 1, "name": "item-1"}), "{ok}");
+    assert_eq!(
+        ok["result"]["structuredContent"],
+        json!({"id": 1, "name": "item-1"}),
+        "{ok}"
+    );
     peer.close_stdin();
     let status = peer.exit_within(Duration::from_secs(5));
     assert_eq!(status.code(), Some(0));
@@ -204,7 +213,12 @@ fn a_request_before_initialize_is_refused_or_ends_the_session_cleanly() {
     // Whatever came back on stdout is protocol, and no tools were listed.
     while let Ok(line) = peer.lines.try_recv() {
         let message: Value = serde_json::from_str(&line).expect("only JSON-RPC on stdout");
-        assert!(message.get("result").is_none_or(|r| r.get("tools").is_none()), "{message}");
+        assert!(
+            message
+                .get("result")
+                .is_none_or(|r| r.get("tools").is_none()),
+            "{message}"
+        );
     }
     no_panic(&peer.stderr());
 }
@@ -231,7 +245,13 @@ fn sigterm_ends_the_server_promptly() {
     std::thread::sleep(Duration::from_millis(300));
     // Only the child this test spawned is signalled, by its pid.
     let pid = peer.child.id().to_string();
-    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
     let status = peer.exit_within(Duration::from_secs(3));
     assert_eq!(status.code(), Some(143));
 }
@@ -248,7 +268,10 @@ fn the_protocol_is_served_while_a_call_runs_and_calls_queue() {
     // tools/list and ping are answered at once, while the handler sleeps.
     let listed = peer.request(3, "tools/list", json!({}));
     assert!(listed["result"]["tools"].is_array());
-    assert!(started.elapsed() < Duration::from_secs(1), "tools/list waited for the call");
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "tools/list waited for the call"
+    );
     let mut answered = Vec::new();
     while answered.len() < 2 {
         let message = peer.next();
@@ -258,7 +281,10 @@ fn the_protocol_is_served_while_a_call_runs_and_calls_queue() {
     }
     let ids: Vec<i64> = answered.iter().map(|(id, _)| *id).collect();
     assert_eq!(ids, [1, 2], "both calls are answered, in turn");
-    assert_eq!(answered[0].1["result"]["structuredContent"], json!({"slept": 2}));
+    assert_eq!(
+        answered[0].1["result"]["structuredContent"],
+        json!({"slept": 2})
+    );
     peer.close_stdin();
     assert!(peer.exit_within(Duration::from_secs(5)).success());
 }
@@ -306,16 +332,25 @@ fn a_long_list_continues_where_it_stopped() {
     let first = call(&mut peer, 1, "item_list", json!({"count": 1500}));
     let body = &first["result"]["structuredContent"];
     assert_eq!(body["items"].as_array().unwrap().len(), pas::mcp::MAX_ITEMS);
-    let token = body["continuation"].as_str().expect("a continuation").to_owned();
+    let token = body["continuation"]
+        .as_str()
+        .expect("a continuation")
+        .to_owned();
     let rest = peer.request(
         2,
         "tools/call",
         json!({"name": "item_list", "arguments": {}, "_meta": {"pas/continuation": token}}),
     );
-    let items = rest["result"]["structuredContent"]["items"].as_array().unwrap();
+    let items = rest["result"]["structuredContent"]["items"]
+        .as_array()
+        .unwrap();
     assert_eq!(items.len(), 500);
     assert_eq!(items[0]["id"], 1000);
-    assert!(rest["result"]["structuredContent"].get("continuation").is_none());
+    assert!(
+        rest["result"]["structuredContent"]
+            .get("continuation")
+            .is_none()
+    );
     // A continuation is good once.
     let again = peer.request(
         3,

@@ -135,7 +135,9 @@ impl Server {
     fn send(&mut self, message: &serde_json::Value) {
         let mut text = message.to_string();
         text.push('\n');
-        self.stdin.write_all(text.as_bytes()).expect("the server reads");
+        self.stdin
+            .write_all(text.as_bytes())
+            .expect("the server reads");
         self.stdin.flush().expect("the server reads");
     }
 
@@ -145,7 +147,10 @@ impl Server {
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
         loop {
             self.line.clear();
-            let read = self.stdout.read_line(&mut self.line).expect("the server answers");
+            let read = self
+                .stdout
+                .read_line(&mut self.line)
+                .expect("the server answers");
             assert!(read > 0, "the server closed stdout");
             let message: serde_json::Value =
                 serde_json::from_str(&self.line).expect("JSON-RPC on stdout");
@@ -176,7 +181,9 @@ impl Server {
     }
 
     fn stop(self) {
-        let Server { mut child, stdin, .. } = self;
+        let Server {
+            mut child, stdin, ..
+        } = self;
         drop(stdin);
         let status = child.wait().expect("the server ends");
         assert!(status.success(), "EOF ends the server with 0");

@@ -118,7 +118,8 @@ mod tests {
     #[test]
     fn flags_joined_positionals_after_double_dash() {
         let registry = registry();
-        let args = json!({"id": "-1", "verbose": true, "tag": ["a", "b"], "units": "si", "force": true});
+        let args =
+            json!({"id": "-1", "verbose": true, "tag": ["a", "b"], "units": "si", "force": true});
         let call = argv(
             &registry,
             &registry.commands[0],
@@ -132,7 +133,18 @@ mod tests {
             .collect();
         assert_eq!(
             words,
-            ["t", "--units=si", "item", "get", "--verbose", "--tag=a", "--tag=b", "--force", "--", "-1"]
+            [
+                "t",
+                "--units=si",
+                "item",
+                "get",
+                "--verbose",
+                "--tag=a",
+                "--tag=b",
+                "--force",
+                "--",
+                "-1"
+            ]
         );
         assert!(call.input.is_none());
     }

@@ -125,7 +125,13 @@ impl Executor {
                     tool,
                     arguments,
                     continuation,
-                } => self.call(&tool, arguments, continuation, &job.cancelled, &job.progress),
+                } => self.call(
+                    &tool,
+                    arguments,
+                    continuation,
+                    &job.cancelled,
+                    &job.progress,
+                ),
                 Request::ReadResource { uri } => self.read(&uri, &job.cancelled),
                 Request::ListResources { cursor } => self.list(cursor, &job.cancelled),
             };
@@ -148,7 +154,15 @@ impl Executor {
                 message: format!("unknown tool `{tool}`: tools/list names every tool"),
             });
         };
-        Ok(self.run(tool, &command, &schema, arguments, continuation, cancelled, progress))
+        Ok(self.run(
+            tool,
+            &command,
+            &schema,
+            arguments,
+            continuation,
+            cancelled,
+            progress,
+        ))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -197,10 +211,9 @@ impl Executor {
             }
             Ok(collected) => result::success(collected, &redactor),
             Err(Stop::Failed(error)) => self.error_result(error, &redactor),
-            Err(Stop::Closed) => self.error_result(
-                Error::general("the call's output was closed"),
-                &redactor,
-            ),
+            Err(Stop::Closed) => {
+                self.error_result(Error::general("the call's output was closed"), &redactor)
+            }
         }
     }
 
@@ -255,7 +268,12 @@ impl Executor {
         token
     }
 
-    fn validate(&mut self, tool: &str, schema: &Value, arguments: &Map<String, Value>) -> Result<(), Error> {
+    fn validate(
+        &mut self,
+        tool: &str,
+        schema: &Value,
+        arguments: &Map<String, Value>,
+    ) -> Result<(), Error> {
         if !self.validators.contains_key(tool) {
             let validator = jsonschema::validator_for(schema).map_err(|e| {
                 Error::internal(format!("the inputSchema of {tool} does not compile: {e}"))
@@ -368,10 +386,12 @@ impl Executor {
                 self.registry.name, self.registry.name
             ),
         })?;
-        let collected = self.verb(&["cat", &path], cancelled).map_err(|error| Refused {
-            code: RESOURCE_NOT_FOUND,
-            message: format!("{uri}: {}: {}", error.code(), error.message()),
-        })?;
+        let collected = self
+            .verb(&["cat", &path], cancelled)
+            .map_err(|error| Refused {
+                code: RESOURCE_NOT_FOUND,
+                message: format!("{uri}: {}: {}", error.code(), error.message()),
+            })?;
         Ok(super::resources::contents(uri, collected))
     }
 
@@ -391,7 +411,11 @@ impl Executor {
                 });
             }
         };
-        let offers_ls = self.registry.resources.iter().any(|r| r.verbs.contains(&pas_spec::Verb::Ls));
+        let offers_ls = self
+            .registry
+            .resources
+            .iter()
+            .any(|r| r.verbs.contains(&pas_spec::Verb::Ls));
         let mut files: Vec<Value> = Vec::new();
         let mut dirs: VecDeque<String> = VecDeque::from(["/".to_owned()]);
         let mut seen = 0usize;
@@ -448,9 +472,9 @@ impl Executor {
             .find(|c| c.name == words[0])
             .map(|c| c.output)
             .unwrap_or(pas_spec::OutputKind::Object);
-        let ran = self
-            .app
-            .invoke(&shared, &matches, |reply| collect(reply, kind, &shared, &|_| {}));
+        let ran = self.app.invoke(&shared, &matches, |reply| {
+            collect(reply, kind, &shared, &|_| {})
+        });
         let redactor = shared.lock().redactor.clone();
         match ran {
             Ok(collected) => Ok(redactor.collected(collected)),

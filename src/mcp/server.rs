@@ -197,7 +197,9 @@ impl Server {
         }
         match result {
             Ok(Ok(value)) => Ok(value),
-            Ok(Err(Refused { code, message })) => Err(ErrorData::new(ErrorCode(code), message, None)),
+            Ok(Err(Refused { code, message })) => {
+                Err(ErrorData::new(ErrorCode(code), message, None))
+            }
             Err(_) => Err(ErrorData::internal_error(
                 "the call ended without an answer",
                 None,
@@ -282,7 +284,9 @@ impl ServerHandler for Server {
             ));
         }
         let cursor = request.and_then(|r| r.cursor);
-        let value = self.submit(Request::ListResources { cursor }, &context).await?;
+        let value = self
+            .submit(Request::ListResources { cursor }, &context)
+            .await?;
         typed(value, "resource list").map_err(invalid_result)
     }
 

@@ -30,7 +30,10 @@ fn current(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     let key = key(args)?;
     let city = city(args)?;
     if city == "Leaky" {
-        return Err(Error::new("NETWORK_ERROR", format!("GET /now?key={key} failed")));
+        return Err(Error::new(
+            "NETWORK_ERROR",
+            format!("GET /now?key={key} failed"),
+        ));
     }
     Ok(Reply::object(&json!({
         "city": city, "observedAt": "2026-01-01T12:00:00Z", "temperature": 3.5,
@@ -46,8 +49,10 @@ fn forecast(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
         return Err(Error::invalid_argument("days must be 1 to 14"));
     }
     Ok(Reply::list((0..days).map(|day| {
-        Ok(json!({"date": format!("2026-01-{:02}", day + 1), "high": 5.0, "low": -1.0,
-                  "condition": "Sunny", "precipitationChance": 10}))
+        Ok(
+            json!({"date": format!("2026-01-{:02}", day + 1), "high": 5.0, "low": -1.0,
+                  "condition": "Sunny", "precipitationChance": 10}),
+        )
     })))
 }
 
@@ -55,7 +60,11 @@ fn search(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     key(args)?;
     let query: String = args.require("query")?;
     let limit: i64 = args.require("limit")?;
-    let cities = ["Springfield,US-IL", "Springfield,US-MA", "Springfield,US-MO"];
+    let cities = [
+        "Springfield,US-IL",
+        "Springfield,US-MA",
+        "Springfield,US-MO",
+    ];
     let found: Vec<_> = cities
         .iter()
         .filter(|c| c.starts_with(&query))

@@ -45,7 +45,12 @@ pub fn plan(bin: &Path, name: &str, env: Value) -> Value {
 fn python() -> Option<String> {
     let candidates = [
         std::env::var("PAS_MCP_PYTHON").ok(),
-        Some(repo().join("target/mcp-venv/bin/python").display().to_string()),
+        Some(
+            repo()
+                .join("target/mcp-venv/bin/python")
+                .display()
+                .to_string(),
+        ),
     ];
     candidates.into_iter().flatten().find(|python| {
         Command::new(python)
@@ -58,7 +63,10 @@ fn python() -> Option<String> {
 fn node_client() -> Option<PathBuf> {
     let dir = repo().join("tests/mcp-ts-client");
     let installed = dir.join("node_modules/@modelcontextprotocol/sdk").exists();
-    let node = Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
+    let node = Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
     (installed && node).then(|| dir.join("client.mjs"))
 }
 
@@ -115,7 +123,11 @@ pub fn run_clients(plan: &Value) -> String {
     }
     match node_client().filter(|_| only != Some("python")) {
         Some(client) => {
-            let output = Command::new("node").arg(client).arg(&file).output().unwrap();
+            let output = Command::new("node")
+                .arg(client)
+                .arg(&file)
+                .output()
+                .unwrap();
             assert!(
                 output.status.success(),
                 "TypeScript SDK: {}\n{}",

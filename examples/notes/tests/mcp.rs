@@ -44,17 +44,49 @@ fn notes_through_both_sdks() {
         call("ls", json!({"path": "/notebooks/inbox"}), None),
         call("ls", json!({"path": "/../etc"}), Some("INVALID_ARGUMENT")),
         call("cat", json!({"path": "/notebooks/inbox/milk"}), None),
-        call("cat", json!({"path": "/notebooks/inbox/nope"}), Some("NOT_FOUND")),
+        call(
+            "cat",
+            json!({"path": "/notebooks/inbox/nope"}),
+            Some("NOT_FOUND")
+        ),
         call("stat", json!({"path": "/notebooks/inbox/milk"}), None),
         call("stat", json!({"path": 7}), Some("INVALID_ARGUMENT")),
-        call("cp", json!({"source": upload, "dest": "/notebooks/inbox/up"}), None),
-        call("cp", json!({"source": "/notebooks/inbox/milk"}), Some("INVALID_ARGUMENT")),
-        call("rm", json!({"path": "/notebooks/inbox/*"}), Some("FORCE_REQUIRED")),
+        call(
+            "cp",
+            json!({"source": upload, "dest": "/notebooks/inbox/up"}),
+            None
+        ),
+        call(
+            "cp",
+            json!({"source": "/notebooks/inbox/milk"}),
+            Some("INVALID_ARGUMENT")
+        ),
+        call(
+            "rm",
+            json!({"path": "/notebooks/inbox/*"}),
+            Some("FORCE_REQUIRED")
+        ),
         call("rm", json!({"path": "/notebooks/inbox/up"}), None),
-        call("sync", json!({"remote": "/notebooks/recipes", "local": dir.path().join("pulled")}), None),
-        call("sync", json!({"remote": "/notebooks/recipes"}), Some("INVALID_ARGUMENT")),
-        call("feedback", json!({"path": "/notebooks/inbox/milk", "level": "warn", "message": "typo"}), None),
-        call("feedback", json!({"path": "/notebooks/inbox/milk", "level": "fatal"}), Some("INVALID_ARGUMENT")),
+        call(
+            "sync",
+            json!({"remote": "/notebooks/recipes", "local": dir.path().join("pulled")}),
+            None
+        ),
+        call(
+            "sync",
+            json!({"remote": "/notebooks/recipes"}),
+            Some("INVALID_ARGUMENT")
+        ),
+        call(
+            "feedback",
+            json!({"path": "/notebooks/inbox/milk", "level": "warn", "message": "typo"}),
+            None
+        ),
+        call(
+            "feedback",
+            json!({"path": "/notebooks/inbox/milk", "level": "fatal"}),
+            Some("INVALID_ARGUMENT")
+        ),
     ]);
     plan["resources"] = json!({
         "read": ["notes:///notebooks/inbox/milk", "notes:///notebooks/recipes/bread"],

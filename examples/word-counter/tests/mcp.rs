@@ -21,7 +21,11 @@ fn word_counter_through_both_sdks() {
     plan["calls"] = json!([
         call("count", json!({"files": [file]}), None),
         call("count", json!({"files": [file, file]}), None),
-        call("count", json!({"files": ["/no/such/file"]}), Some("FILE_NOT_FOUND")),
+        call(
+            "count",
+            json!({"files": ["/no/such/file"]}),
+            Some("FILE_NOT_FOUND")
+        ),
         call("count", json!({"files": []}), Some("INVALID_ARGUMENT")),
         call("count", json!({"files": "a.txt"}), Some("INVALID_ARGUMENT")),
         call("count", json!({}), Some("INVALID_ARGUMENT")),
