@@ -28,6 +28,13 @@ pub const MAX_HELD: usize = 8;
 /// The most resources one `resources/list` page holds.
 pub const MAX_RESOURCES: usize = 1000;
 
+/// Whether the client cancelled the call (or the server is closing).
+pub(crate) type Cancelled = Arc<dyn Fn() -> bool + Send + Sync>;
+/// One progress notification's `progress`, `total` and `message`, to the client.
+pub(crate) type ProgressSink = Arc<dyn Fn(Value) + Send + Sync>;
+/// The answer to a job, back to the protocol thread.
+pub(crate) type Answer = Box<dyn FnOnce(Result<Value, Refused>) + Send>;
+
 /// What the protocol thread asks of the handler thread.
 pub(crate) enum Request {
     Call {
@@ -56,10 +63,10 @@ pub(crate) const RESOURCE_NOT_FOUND: i32 = -32002;
 /// One request with the ways back to its client.
 pub(crate) struct Job {
     pub(crate) request: Request,
-    pub(crate) cancelled: Arc<dyn Fn() -> bool + Send + Sync>,
+    pub(crate) cancelled: Cancelled,
     /// One progress notification's `progress`, `total` and `message`.
-    pub(crate) progress: Arc<dyn Fn(Value) + Send + Sync>,
-    pub(crate) reply: Box<dyn FnOnce(Result<Value, Refused>) + Send>,
+    pub(crate) progress: ProgressSink,
+    pub(crate) reply: Answer,
 }
 
 /// An unfinished list waiting for its continuation.
@@ -144,8 +151,8 @@ impl Executor {
         tool: &str,
         arguments: Map<String, Value>,
         continuation: Option<String>,
-        cancelled: &Arc<dyn Fn() -> bool + Send + Sync>,
-        progress: &Arc<dyn Fn(Value) + Send + Sync>,
+        cancelled: &Cancelled,
+        progress: &ProgressSink,
     ) -> Result<Value, Refused> {
         // An unknown tool is a protocol error (MCP), not a tool's error.
         let Some((command, schema)) = self.tools.get(tool).cloned() else {
@@ -173,8 +180,8 @@ impl Executor {
         schema: &Value,
         arguments: Map<String, Value>,
         continuation: Option<String>,
-        cancelled: &Arc<dyn Fn() -> bool + Send + Sync>,
-        progress: &Arc<dyn Fn(Value) + Send + Sync>,
+        cancelled: &Cancelled,
+        progress: &ProgressSink,
     ) -> Value {
         if let Some(token) = continuation {
             return self.resume(tool, &token, cancelled);
@@ -197,9 +204,8 @@ impl Executor {
             }
         };
         let shared = self.shared(cancelled, progress, call.input, redactor);
-        let kind = command.output;
         let ran = self.app.invoke(&shared, &matches, |reply| {
-            collect(reply, kind, &shared, progress.as_ref())
+            collect(reply, &shared, progress.as_ref())
         });
         let redactor = shared.lock().redactor.clone();
         match ran {
@@ -218,12 +224,7 @@ impl Executor {
     }
 
     /// The next items of a list a former call left unfinished.
-    fn resume(
-        &mut self,
-        tool: &str,
-        token: &str,
-        cancelled: &Arc<dyn Fn() -> bool + Send + Sync>,
-    ) -> Value {
+    fn resume(&mut self, tool: &str, token: &str, cancelled: &Cancelled) -> Value {
         let position = self
             .held
             .iter()
@@ -334,8 +335,8 @@ impl Executor {
 
     fn shared(
         &self,
-        cancelled: &Arc<dyn Fn() -> bool + Send + Sync>,
-        progress: &Arc<dyn Fn(Value) + Send + Sync>,
+        cancelled: &Cancelled,
+        progress: &ProgressSink,
         input: Option<Vec<u8>>,
         redactor: Redactor,
     ) -> Arc<Shared> {
@@ -374,11 +375,7 @@ impl Executor {
     }
 
     /// `resources/read`: the `cat` verb of the path the URI names.
-    fn read(
-        &mut self,
-        uri: &str,
-        cancelled: &Arc<dyn Fn() -> bool + Send + Sync>,
-    ) -> Result<Value, Refused> {
+    fn read(&mut self, uri: &str, cancelled: &Cancelled) -> Result<Value, Refused> {
         let path = super::resources::path_of(&self.registry.name, uri).ok_or_else(|| Refused {
             code: RESOURCE_NOT_FOUND,
             message: format!(
@@ -396,11 +393,7 @@ impl Executor {
     }
 
     /// `resources/list`: every file `ls` reaches from `/`, one page at a time.
-    fn list(
-        &mut self,
-        cursor: Option<String>,
-        cancelled: &Arc<dyn Fn() -> bool + Send + Sync>,
-    ) -> Result<Value, Refused> {
+    fn list(&mut self, cursor: Option<String>, cancelled: &Cancelled) -> Result<Value, Refused> {
         let skip: usize = match cursor.as_deref().map(str::parse) {
             None => 0,
             Some(Ok(skip)) => skip,
@@ -450,11 +443,7 @@ impl Executor {
     }
 
     /// Runs a verb command on a path, as a resource request does.
-    fn verb(
-        &mut self,
-        words: &[&str],
-        cancelled: &Arc<dyn Fn() -> bool + Send + Sync>,
-    ) -> Result<Collected, Error> {
+    fn verb(&mut self, words: &[&str], cancelled: &Cancelled) -> Result<Collected, Error> {
         let mut argv: Vec<String> = vec![self.registry.name.clone()];
         argv.push(words[0].to_owned());
         argv.push("--".to_owned());
@@ -463,18 +452,11 @@ impl Executor {
             .command
             .try_get_matches_from_mut(argv)
             .map_err(|err| parse_error::map(&err, "resources/templates/list"))?;
-        let never: Arc<dyn Fn(Value) + Send + Sync> = Arc::new(|_| {});
+        let never: ProgressSink = Arc::new(|_| {});
         let shared = self.shared(cancelled, &never, None, self.redactor.clone());
-        let kind = self
-            .registry
-            .all_commands()
-            .into_iter()
-            .find(|c| c.name == words[0])
-            .map(|c| c.output)
-            .unwrap_or(pas_spec::OutputKind::Object);
-        let ran = self.app.invoke(&shared, &matches, |reply| {
-            collect(reply, kind, &shared, &|_| {})
-        });
+        let ran = self
+            .app
+            .invoke(&shared, &matches, |reply| collect(reply, &shared, &|_| {}));
         let redactor = shared.lock().redactor.clone();
         match ran {
             Ok(collected) => Ok(redactor.collected(collected)),
@@ -529,13 +511,7 @@ fn progress_of(event: &Value) -> Value {
 
 /// The reply as data: an object, the first [`MAX_ITEMS`] items of a list (the rest kept), the
 /// events of a stream (each also sent as progress), a document, or nothing.
-fn collect(
-    reply: Reply,
-    kind: pas_spec::OutputKind,
-    shared: &Shared,
-    progress: &dyn Fn(Value),
-) -> Result<Collected, Stop> {
-    let _ = kind;
+fn collect(reply: Reply, shared: &Shared, progress: &dyn Fn(Value)) -> Result<Collected, Stop> {
     let cancelled = || shared.mcp.as_ref().is_some_and(|hooks| (hooks.cancelled)());
     if cancelled() {
         return Err(Stop::Failed(cancelled_error()));
