@@ -107,7 +107,7 @@ mod tests {
                     {"name": "verbose", "type": "boolean", "description": "More."},
                     {"name": "tag", "type": "array", "items": "string", "description": "Tags."}
                 ],
-                "output": {"kind": "object"}
+                "output": "object"
             }]
         });
         let source = pas_spec::load::read_reader("t.json", spec.to_string().as_bytes())

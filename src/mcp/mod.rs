@@ -87,7 +87,7 @@ mod tests {
         pas_spec::load::parse(&source).unwrap()
     }
 
-    const GET: &str = r#"{"name": "get", "description": "Gets.", "output": {"kind": "object"}}"#;
+    const GET: &str = r#"{"name": "get", "description": "Gets.", "output": "object"}"#;
 
     #[test]
     fn the_word_alone_asks_for_the_server() {
