@@ -52,7 +52,7 @@ pub(crate) fn serve(
     let protocol = std::thread::Builder::new()
         .name("mcp-protocol".into())
         .spawn(move || {
-            run_protocol(server);
+            run_protocol(server, closing.clone());
             // The handler thread may still be in a call: it is told to stop, and the process
             // ends after a grace period even if the handler does not look.
             closing.store(true, Ordering::SeqCst);
@@ -70,7 +70,7 @@ pub(crate) fn serve(
     ExitCode::SUCCESS
 }
 
-fn run_protocol(server: Server) {
+fn run_protocol(server: Server, closing: Arc<AtomicBool>) {
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -85,7 +85,12 @@ fn run_protocol(server: Server) {
         }
     };
     runtime.block_on(async move {
-        match server.serve(rmcp::transport::stdio()).await {
+        let (stdin, stdout) = rmcp::transport::stdio();
+        let stdin = EofWatch {
+            inner: stdin,
+            closing,
+        };
+        match server.serve((stdin, stdout)).await {
             Ok(running) => {
                 let _ = running.waiting().await;
             }
@@ -96,6 +101,31 @@ fn run_protocol(server: Server) {
             ),
         }
     });
+}
+
+/// stdin that says when it reached its end: rmcp waits for the calls in flight before it
+/// closes, so they are told to stop at once (a handler sees `stop_requested`).
+struct EofWatch<R> {
+    inner: R,
+    closing: Arc<AtomicBool>,
+}
+
+impl<R: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for EofWatch<R> {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = std::pin::Pin::new(&mut self.inner).poll_read(cx, buf);
+        if let std::task::Poll::Ready(Ok(())) = &polled
+            && buf.filled().len() == before
+            && buf.remaining() > 0
+        {
+            self.closing.store(true, Ordering::SeqCst);
+        }
+        polled
+    }
 }
 
 /// SIGTERM and SIGINT end the server at once, with the CLI's exit statuses (143, 130): a call
