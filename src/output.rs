@@ -401,6 +401,7 @@ impl Shared {
     }
 
     /// The call is served over MCP, with these hooks.
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
     pub(crate) fn with_mcp(mut self, hooks: crate::mcp::hooks::CallHooks) -> Self {
         self.mcp = Some(hooks);
         self
