@@ -60,7 +60,6 @@ impl<'a> Context<'a> {
             ("docs" | "completions" | "man", _) => {
                 Some("a built-in documentation command (`.llm`, completions, man page)")
             }
-            ("mcp", _) => Some("the built-in MCP server (`TOOL mcp`)"),
             ("tools" | "health" | "config", Profile::Compose) => {
                 Some("a built-in command of the compose profile")
             }
