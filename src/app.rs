@@ -253,6 +253,17 @@ impl App {
             early.get_or_insert(error);
         }
 
+        // `TOOL mcp`: the same registry and handlers served over MCP on stdio.
+        if early.is_none() && crate::mcp::wants(&self.registry, &pre.argv) {
+            #[cfg(feature = "mcp")]
+            {
+                return self.serve_mcp(config.as_ref(), redactor);
+            }
+            #[cfg(not(feature = "mcp"))]
+            {
+                early = Some(crate::mcp::not_built(&self.registry));
+            }
+        }
         let profile = profile::for_call(self.registry.clone(), pre.agent, &pre.argv);
         let robot = profile.robot_state();
         let output = Output::new(profile, redactor, audit);
@@ -374,22 +385,45 @@ impl App {
         argv: &[OsString],
     ) -> Outcome {
         let (path, leaf) = route::matched(matches);
-        let registry = &self.registry;
-        if let Some(builtin) = builtins::matched(registry, &path) {
+        if let Some(builtin) = builtins::matched(&self.registry, &path) {
             return self.run_builtin(shared, builtin, matches, leaf, config);
         }
-        if let Some(builtin) = crate::robot::flags::builtin(registry, &path) {
+        if let Some(builtin) = crate::robot::flags::builtin(&self.registry, &path) {
             return self.run_robot_builtin(shared, builtin, matches, leaf, argv);
         }
+        // A deprecated command whose replacement is a robot built-in (`status` -> `sessions`).
+        if let Some(outcome) = self.builtin_replacement(shared, &path, matches, leaf, argv) {
+            return outcome;
+        }
+        match self.invoke(shared, matches, argv, |reply| {
+            render::drive::reply(shared, reply)
+        }) {
+            Ok(()) => Outcome::Success,
+            Err(stop) => stop.into(),
+        }
+    }
+
+    /// Runs the command argv matched: selects it, applies the guards, calls its handler and
+    /// hands the reply to `finish` (the CLI renders it; the MCP server collects it), both
+    /// under the panic catcher. What the two transports share.
+    pub(crate) fn invoke<T>(
+        &self,
+        shared: &Arc<Shared>,
+        matches: &clap::ArgMatches,
+        argv: &[OsString],
+        finish: impl FnOnce(Reply) -> Result<T, Stop>,
+    ) -> Result<T, Stop> {
+        let (path, leaf) = route::matched(matches);
+        let registry = &self.registry;
         let selected = match registry.commands.iter().position(|c| c.argv_path() == path) {
             Some(index) => Selected::Declared(index),
             None => match self.verbs.iter().find(|c| c.argv_path() == path) {
                 Some(verb) => Selected::Verb(verb.clone()),
                 None => {
-                    return Outcome::Failed(Error::internal(format!(
+                    return Err(Stop::Failed(Error::internal(format!(
                         "argv selected `{}`, which the registry has no command for",
                         path.join(" ")
-                    )));
+                    ))));
                 }
             },
         };
@@ -405,7 +439,7 @@ impl App {
                 leaf,
             );
             if let Some(error) = output.redactor.refusal() {
-                return Outcome::Failed(error);
+                return Err(Stop::Failed(error));
             }
             let format = leaf
                 .try_get_one::<String>(FORMAT_ID)
@@ -416,19 +450,19 @@ impl App {
             output.profile.configure(CallOptions { format, command });
         }
         // The synthesised `rm` keeps PAS's own rule (a wildcard needs --force), checked on its route.
-        if let Selected::Declared(_) = selected
-            && let Err(error) = builtins::guard::check(registry, command, leaf, shared.agent)
-        {
-            return Outcome::Failed(error);
+        if let Selected::Declared(_) = selected {
+            builtins::guard::check(registry, command, leaf, shared.agent)?;
         }
-        if let Some(state) = &shared.robot
-            && let Err(error) = crate::robot::prepare::prepare(registry, state, command, leaf, argv)
-        {
-            return Outcome::Failed(error);
+        if let Some(state) = &shared.robot {
+            crate::robot::prepare::prepare(registry, state, command, leaf, argv)?;
         }
         // Zero interactivity: fail before the handler runs rather than wait on a terminal.
-        if command.stdin == StdinMode::Required && shared.agent && io::stdin().is_terminal() {
-            return Outcome::Failed(context::missing_input(&registry.name));
+        if command.stdin == StdinMode::Required
+            && shared.agent
+            && shared.mcp.is_none()
+            && io::stdin().is_terminal()
+        {
+            return Err(Stop::Failed(context::missing_input(&registry.name)));
         }
         let verb = match &selected {
             Selected::Verb(_) => resources::route::verb_named(registry, &command.name),
@@ -438,54 +472,74 @@ impl App {
             Some(verb) => match &self.resources {
                 Some(resources) => &move |args, ctx| resources(verb, args, ctx),
                 None => {
-                    return Outcome::Failed(Error::internal(format!(
+                    return Err(Stop::Failed(Error::internal(format!(
                         "no resource handlers are registered for {} (App::resources)",
                         command.name
-                    )));
+                    ))));
                 }
             },
             None => match self.handlers.get(&command.name) {
                 Some(handler) => handler.as_ref(),
-                // A deprecated command without a handler of its own runs its replacement.
-                None if command.deprecated.is_some() => {
-                    match self.replacement(shared, command, matches, leaf, argv) {
-                        Some(outcome) => return outcome,
-                        None => {
-                            return Outcome::Failed(Error::internal(format!(
-                                "no handler is registered for {}",
-                                command.name
-                            )));
-                        }
+                // A deprecated command without a handler of its own runs its replacement's.
+                None if command.deprecated.is_some() => match self.replacement_handler(command) {
+                    Some(handler) => handler,
+                    None => {
+                        return Err(Stop::Failed(Error::internal(format!(
+                            "no handler is registered for {}",
+                            command.name
+                        ))));
                     }
-                }
+                },
                 None => {
-                    return Outcome::Failed(Error::internal(format!(
+                    return Err(Stop::Failed(Error::internal(format!(
                         "no handler is registered for {}",
                         command.name
-                    )));
+                    ))));
                 }
             },
         };
         let args = args_of(matches, leaf);
         let dry_run = builtins::guard::dry_run(command, leaf);
         let context = Context::new(shared.clone(), selected.clone()).with_dry_run(dry_run);
-        let ran = panics::catch(|| -> Result<(), Stop> {
+        let ran = panics::catch(|| -> Result<T, Stop> {
             // The tool's own commands answer the tool's own codes (verbs answer the runtime's).
             let reply = handler(&args, &context).map_err(|error| match selected {
                 Selected::Declared(_) => undeclared::check(registry, error),
                 Selected::Verb(_) => error,
             })?;
-            render::drive::reply(shared, reply)
+            finish(reply)
         });
         match ran {
-            Ok(Ok(())) => Outcome::Success,
-            Ok(Err(stop)) => stop.into(),
-            Err(error) => Outcome::Failed(error),
+            Ok(result) => result,
+            Err(error) => Err(Stop::Failed(error)),
         }
     }
 }
 
 impl App {
+    /// `TOOL mcp`: the configuration file's values become the parser's defaults, as for a
+    /// command line, and the server runs until its client leaves.
+    #[cfg(feature = "mcp")]
+    fn serve_mcp(mut self, config: Option<&ConfigFile>, redactor: Redactor) -> ExitCode {
+        let command = std::mem::take(&mut self.command).color(clap::ColorChoice::Never);
+        let command = match config {
+            Some(file) => match file.apply(command) {
+                Ok(command) => command,
+                Err(mut error) => {
+                    redactor.error(&mut error);
+                    eprintln!(
+                        "{}",
+                        serde_json::json!({"error": error.code(), "message": error.message(), "suggestion": error.suggestion()})
+                    );
+                    return ExitCode::from(2);
+                }
+            },
+            None => command,
+        };
+        let registry = self.registry.clone();
+        crate::mcp::serve(self, registry, command, redactor)
+    }
+
     fn run_builtin(
         &self,
         shared: &Arc<Shared>,
@@ -550,34 +604,36 @@ impl App {
         }
     }
 
-    /// Runs a deprecated command's replacement (a declared command's handler, or a robot
-    /// built-in) with the deprecated command's arguments; the warning is already recorded.
-    fn replacement(
+    /// A deprecated command whose replacement is a robot built-in runs that built-in, after the
+    /// robot profile's preparation (which records the deprecation warning).
+    fn builtin_replacement(
         &self,
         shared: &Arc<Shared>,
-        command: &pas_spec::Command,
+        path: &[String],
         matches: &clap::ArgMatches,
         leaf: &clap::ArgMatches,
         argv: &[OsString],
     ) -> Option<Outcome> {
+        let command = self.registry.commands.iter().find(|c| c.argv_path() == path)?;
+        if self.handlers.contains_key(&command.name) {
+            return None;
+        }
         let name = command.deprecated.as_ref()?.replacement.as_deref()?;
         let words: Vec<String> = name.split('.').map(str::to_owned).collect();
-        if let Some(builtin) = crate::robot::flags::builtin(&self.registry, &words) {
-            return Some(self.run_robot_builtin(shared, builtin, matches, leaf, argv));
+        let builtin = crate::robot::flags::builtin(&self.registry, &words)?;
+        if let Some(state) = &shared.robot
+            && let Err(error) =
+                crate::robot::prepare::prepare(&self.registry, state, command, leaf, argv)
+        {
+            return Some(Outcome::Failed(error));
         }
-        let handler = self.handlers.get(name)?;
-        let index = self.registry.commands.iter().position(|c| c.name == name)?;
-        let args = args_of(matches, leaf);
-        let context = Context::new(shared.clone(), Selected::Declared(index));
-        let ran = panics::catch(|| -> Result<(), Stop> {
-            let reply = handler(&args, &context)?;
-            render::drive::reply(shared, reply)
-        });
-        Some(match ran {
-            Ok(Ok(())) => Outcome::Success,
-            Ok(Err(stop)) => stop.into(),
-            Err(error) => Outcome::Failed(error),
-        })
+        Some(self.run_robot_builtin(shared, builtin, matches, leaf, argv))
+    }
+
+    /// The handler of a deprecated command's replacement, when it has one.
+    fn replacement_handler(&self, command: &pas_spec::Command) -> Option<&Handler> {
+        let name = command.deprecated.as_ref()?.replacement.as_deref()?;
+        self.handlers.get(name).map(|handler| handler.as_ref())
     }
 }
 

@@ -1,6 +1,6 @@
 //! What a handler may use besides its arguments: the mode, progress, and stdin when allowed.
 
-use std::io::{self, IsTerminal, StdinLock};
+use std::io::{self, BufRead, IsTerminal};
 use std::sync::Arc;
 
 use pas_spec::{Registry, StdinMode};
@@ -9,6 +9,7 @@ use crate::codes;
 use crate::error::Error;
 use crate::input::Bounded;
 use crate::output::Shared;
+use crate::profile::ProgressStyle;
 use crate::progress::Progress;
 
 /// The handler's view of the call. Cheap to clone, so a stream can keep one.
@@ -70,6 +71,11 @@ impl Context {
     /// A progress reporter: a bar for people at a terminal, NDJSON events for agents when the
     /// command is an event stream, silent otherwise.
     pub fn progress(&self, total: Option<u64>) -> Progress {
+        // Over MCP progress is always reported: the client asked for it with a progress token
+        // or not, and the server drops it when not.
+        if self.shared.mcp.is_some() {
+            return Progress::new(ProgressStyle::Events, self.shared.clone(), total);
+        }
         let style = self
             .shared
             .lock()
@@ -78,10 +84,15 @@ impl Context {
         Progress::new(style, self.shared.clone(), total)
     }
 
-    /// SIGINT or SIGTERM arrived: a long computation may stop early (the runtime ends the call
+    /// SIGINT or SIGTERM arrived (or, served over MCP, the client cancelled the call): a long computation may stop early (the runtime ends the call
     /// with the right error either way).
     pub fn stop_requested(&self) -> bool {
         self.shared.stop_requested().is_some()
+            || self
+                .shared
+                .mcp
+                .as_ref()
+                .is_some_and(|hooks| (hooks.cancelled)())
     }
 
     /// Standard input, only for commands whose registry entry says they read it.
@@ -93,24 +104,39 @@ impl Context {
     ///
     /// The reader is bounded ([`crate::input::limit`]): past the limit a read fails, and `?`
     /// on that failure is a structured `INVALID_ARGUMENT` error (`< /dev/zero` ends, it does
-    /// not fill memory).
-    pub fn stdin(&self) -> Result<Option<Bounded<StdinLock<'static>>>, Error> {
+    /// not fill memory). Served over MCP (`TOOL mcp`), stdin is the protocol's: the reader holds
+    /// the call's `input` argument as JSON, and a call without one reads as a terminal would.
+    pub fn stdin(&self) -> Result<Option<Box<dyn BufRead>>, Error> {
         let command = self.command();
-        let terminal = io::stdin().is_terminal();
-        match command.stdin {
-            StdinMode::None => Err(Error::internal(format!(
+        if let StdinMode::None = command.stdin {
+            return Err(Error::internal(format!(
                 "command {} read stdin, but its registry entry says it does not",
                 command.name
-            ))),
+            )));
+        }
+        if let Some(hooks) = &self.shared.mcp {
+            return match (&hooks.input, command.stdin) {
+                (Some(input), _) => Ok(Some(Box::new(io::Cursor::new(input.clone())))),
+                (None, StdinMode::Required) => Err(Error::new(
+                    codes::MISSING_INPUT,
+                    "this command reads its input, and the call gave none",
+                )
+                .with_suggestion("give the `input` argument")),
+                (None, _) => Ok(None),
+            };
+        }
+        let terminal = io::stdin().is_terminal();
+        match command.stdin {
             StdinMode::Optional if terminal => Ok(None),
             StdinMode::Required if terminal && self.agent() => {
                 Err(missing_input(&self.shared.registry.name))
             }
-            StdinMode::Optional | StdinMode::Required => Ok(Some(Bounded::new(
+            // `None` returned above.
+            StdinMode::None | StdinMode::Optional | StdinMode::Required => Ok(Some(Box::new(Bounded::new(
                 io::stdin().lock(),
                 "stdin",
                 crate::input::limit(),
-            ))),
+            )))),
         }
     }
 }

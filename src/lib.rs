@@ -78,6 +78,7 @@ pub mod faces;
 pub mod input;
 mod items;
 pub mod level;
+pub mod mcp;
 mod output;
 mod panics;
 mod parse_error;

@@ -418,6 +418,8 @@ pub(crate) struct Shared {
     direct: AtomicBool,
     /// The robot profile's call state (what handlers report: outcome, warnings, gates...).
     pub(crate) robot: Option<crate::robot::CallState>,
+    /// Set when the call is served over MCP (`TOOL mcp`): progress, stdin and cancellation.
+    pub(crate) mcp: Option<crate::mcp::hooks::CallHooks>,
 }
 
 /// The output lock, held for one whole line (or a run of them). Releasing it ends the call
@@ -489,12 +491,20 @@ impl Shared {
             signal: AtomicI32::new(0),
             direct: AtomicBool::new(false),
             robot: None,
+            mcp: None,
         }
     }
 
     /// The robot profile's call state, shared with handlers' contexts.
     pub(crate) fn with_robot(mut self, robot: Option<crate::robot::CallState>) -> Self {
         self.robot = robot;
+        self
+    }
+
+    /// The call is served over MCP, with these hooks.
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+    pub(crate) fn with_mcp(mut self, hooks: crate::mcp::hooks::CallHooks) -> Self {
+        self.mcp = Some(hooks);
         self
     }
 

@@ -148,6 +148,11 @@ impl Events {
         let Ok(line) = serde_json::to_vec(&event) else {
             return;
         };
+        // Over MCP stdout is the protocol's: the event becomes a progress notification.
+        if let Some(hooks) = &self.shared.mcp {
+            (hooks.progress)(&line);
+            return;
+        }
         let mut output = self.shared.lock();
         let output = &mut *output;
         // A closed stdout is noticed (and ends the call quietly) at the next result line.

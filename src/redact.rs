@@ -269,7 +269,7 @@ impl Redactor {
         }
     }
 
-    fn json(&self, value: &mut Value) {
+    pub(crate) fn json(&self, value: &mut Value) {
         match value {
             Value::String(text) => self.in_place(text),
             Value::Array(items) => items.iter_mut().for_each(|v| self.json(v)),

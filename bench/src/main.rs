@@ -1,10 +1,11 @@
 //! pas benchmarks. Each subcommand measures one thing against a baseline measured in the same
 //! run, prints a Markdown table and refreshes its section of BENCHMARKS.md.
 //!
-//! Usage: `cargo run --release -p pas-bench -- check|runtime|compose|tokens|new|skills|robot`
+//! Usage: `cargo run --release -p pas-bench -- check|runtime|compose|tokens|new|skills|robot|mcp`
 
 mod check;
 mod compose;
+mod mcp;
 mod measure;
 mod report;
 mod robot;
@@ -25,8 +26,9 @@ fn main() {
         Some("new") => scaffold::run(),
         Some("skills") => skills::run(),
         Some("robot") => robot::run(),
+        Some("mcp") => mcp::run(),
         _ => {
-            eprintln!("usage: pas-bench check|runtime|compose|tokens|new|skills|robot");
+            eprintln!("usage: pas-bench check|runtime|compose|tokens|new|skills|robot|mcp");
             std::process::exit(2);
         }
     }

@@ -79,6 +79,12 @@ pub const BUILTIN_WORDS: &[BuiltinWord] = &[
         profiles: ALL,
     },
     BuiltinWord {
+        word: "mcp",
+        args: "",
+        meaning: "Serve the same commands as an MCP server on stdio (until EOF).",
+        profiles: ALL,
+    },
+    BuiltinWord {
         word: "health",
         args: "",
         meaning: "Whether the tool can work now: ready, degraded or blocked, with fixes.",
@@ -94,9 +100,18 @@ pub const BUILTIN_WORDS: &[BuiltinWord] = &[
 
 /// Every word a tool's command (or a one-command tool's positional) must not take, in every
 /// profile: a built-in of any profile, so a spec can change profile without a rename.
+///
+/// `mcp` is the exception: a tool may have a command of that name (`pas-gen mcp` prints an MCP
+/// export), which then wins over the built-in, as [`Surface::reachable_words`] says.
 pub fn reserved_words() -> impl Iterator<Item = &'static str> {
-    BUILTIN_WORDS.iter().map(|b| b.word)
+    BUILTIN_WORDS
+        .iter()
+        .map(|b| b.word)
+        .filter(|word| *word != MCP_WORD)
 }
+
+/// The built-in word that serves MCP (`TOOL mcp`).
+pub const MCP_WORD: &str = "mcp";
 
 /// How a list command's output looks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,7 +9,9 @@
 //! - `title`: the invocation words (`todo task create`); `description`: the command's own.
 //! - `inputSchema`: an object with one property per parameter (the command's, then the global
 //!   flags), keyed by the parameter's name as typed after `--`, with its JSON type, `enum`,
-//!   `default` and description; `required` lists the required ones. The flags the runtime adds
+//!   `default` and description; `required` lists the required ones. A secret parameter is never
+//!   an MCP argument (arguments travel in the client's logs): it is left out, and the server
+//!   (`TOOL mcp`) takes it from its environment variable or the configuration file. The flags the runtime adds
 //!   that change what a call does are there too: `dry-run` for commands that offer it, `force` for
 //!   destructive ones. A command that takes structured input on stdin gets an `input` property
 //!   holding its `inputSchema`.
@@ -118,7 +120,7 @@ fn input_schema(registry: &Registry, command: &Command) -> Value {
     let mut properties = Map::new();
     let mut required: Vec<Value> = Vec::new();
     for param in command.parameters.iter().chain(&registry.global_flags) {
-        if properties.contains_key(&param.name) {
+        if param.secret || properties.contains_key(&param.name) {
             continue;
         }
         properties.insert(param.name.clone(), parameter_schema(param));
@@ -174,21 +176,12 @@ fn parameter_schema(param: &Parameter) -> Value {
             _ => Map::new(),
         }
     };
-    if let Some(default) = &param.default
-        && !param.secret
-    {
+    if let Some(default) = &param.default {
         schema.insert("default".into(), default.clone());
     } else if param.kind == ParamKind::Flag && param.ty == ParamType::Boolean {
         schema.insert("default".into(), false.into());
     }
-    let mut description = one_line(&param.description);
-    if param.secret {
-        if !description.is_empty() {
-            description.push(' ');
-        }
-        description.push_str("Secret: redacted in errors and logs.");
-        schema.insert("writeOnly".into(), true.into());
-    }
+    let description = one_line(&param.description);
     if !description.is_empty() {
         schema.insert("description".into(), description.into());
     }

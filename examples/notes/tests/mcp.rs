@@ -1,0 +1,104 @@
+//! notes (levels 3 and 4) served over MCP (`notes mcp`), driven by the official Python and
+//! TypeScript SDKs: tools/list equals `pas-gen mcp`, every verb and command as a tool with
+//! valid and invalid arguments, and the notes as MCP resources (`notes:///PATH`).
+
+#[path = "../../../tests/mcp_support/mod.rs"]
+mod mcp_support;
+
+use std::path::{Path, PathBuf};
+
+use mcp_support::{call, plan, run_clients};
+use serde_json::json;
+
+fn store(dir: &Path) -> PathBuf {
+    let store = dir.join("store");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/store");
+    copy(&fixtures, &store);
+    store
+}
+
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn notes_through_both_sdks() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = Path::new(env!("CARGO_BIN_EXE_notes"));
+    let upload = dir.path().join("upload.json");
+    std::fs::write(&upload, r#"{"title":"Uploaded"}"#).unwrap();
+    let mut plan = plan(bin, "notes", json!({}));
+    plan["calls"] = json!([
+        call("search", json!({"query": "milk"}), None),
+        call("search", json!({}), Some("INVALID_ARGUMENT")),
+        call("ls", json!({"path": "/notebooks"}), None),
+        call("ls", json!({"path": "/notebooks/inbox"}), None),
+        call("ls", json!({"path": "/../etc"}), Some("INVALID_ARGUMENT")),
+        call("cat", json!({"path": "/notebooks/inbox/milk"}), None),
+        call(
+            "cat",
+            json!({"path": "/notebooks/inbox/nope"}),
+            Some("NOT_FOUND")
+        ),
+        call("stat", json!({"path": "/notebooks/inbox/milk"}), None),
+        call("stat", json!({"path": 7}), Some("INVALID_ARGUMENT")),
+        call(
+            "cp",
+            json!({"source": upload, "dest": "/notebooks/inbox/up"}),
+            None
+        ),
+        call(
+            "cp",
+            json!({"source": "/notebooks/inbox/milk"}),
+            Some("INVALID_ARGUMENT")
+        ),
+        call(
+            "rm",
+            json!({"path": "/notebooks/inbox/*"}),
+            Some("FORCE_REQUIRED")
+        ),
+        call("rm", json!({"path": "/notebooks/inbox/up"}), None),
+        call(
+            "sync",
+            json!({"remote": "/notebooks/recipes", "local": dir.path().join("pulled")}),
+            None
+        ),
+        call(
+            "sync",
+            json!({"remote": "/notebooks/recipes"}),
+            Some("INVALID_ARGUMENT")
+        ),
+        call(
+            "feedback",
+            json!({"path": "/notebooks/inbox/milk", "level": "warn", "message": "typo"}),
+            None
+        ),
+        call(
+            "feedback",
+            json!({"path": "/notebooks/inbox/milk", "level": "fatal"}),
+            Some("INVALID_ARGUMENT")
+        ),
+    ]);
+    plan["resources"] = json!({
+        "read": ["notes:///notebooks/inbox/milk", "notes:///notebooks/recipes/bread"],
+        "missing": "notes:///notebooks/inbox/nope",
+    });
+    for client in ["python", "node"] {
+        let mut plan = plan.clone();
+        plan["env"] = json!({
+            "NOTES_STORE": store(&dir.path().join(client)),
+            "XDG_STATE_HOME": dir.path().join(client).join("state"),
+        });
+        plan["only"] = client.into();
+        run_clients(&plan);
+    }
+}

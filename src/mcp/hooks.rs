@@ -1,0 +1,17 @@
+//! What a call served over MCP changes in the handler's [`crate::Context`]: stdout is the
+//! protocol's, so progress goes to the client as notifications, standard input is the call's
+//! `input` argument, and a `notifications/cancelled` from the client is a stop request.
+
+/// Sends one progress event (compact JSON) to the client.
+pub(crate) type ProgressLine = Box<dyn Fn(&[u8]) + Send + Sync>;
+
+/// The per-call hooks an MCP server hands the call's context (compiled in every build, so the
+/// context does not depend on the `mcp` feature; only the server sets them).
+pub(crate) struct CallHooks {
+    /// Whether the client cancelled the call (or the server is closing).
+    pub(crate) cancelled: Box<dyn Fn() -> bool + Send + Sync>,
+    /// Sends one progress event (compact JSON, the event the CLI would print) to the client.
+    pub(crate) progress: ProgressLine,
+    /// The `input` argument as the bytes a handler reads from its stdin, when given.
+    pub(crate) input: Option<Vec<u8>>,
+}

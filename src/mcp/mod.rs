@@ -1,0 +1,107 @@
+//! `TOOL mcp`: every pas CLI is also an MCP server over stdio, serving the same registry and
+//! the same handlers as its command line (feature `mcp`, on by default).
+//!
+//! - `tools/list` is the registry's MCP face, what `pas-gen mcp SPEC` prints
+//!   ([`pas_spec::faces::mcp`]): one tool per command and per level 3/4 verb.
+//! - `tools/call` validates the arguments against the tool's `inputSchema` (a violation is a
+//!   tool error naming the argument), turns them into the argv the CLI would get
+//!   ([`arguments`]), and runs the handler in-process exactly as the CLI does (its guards too:
+//!   a destructive command needs `force: true`). The reply becomes a result as [`result`] says;
+//!   a handler error or panic becomes `isError: true` with the structured error and the exit
+//!   code the CLI would have used, and the server keeps serving.
+//! - Levels 3 and 4: resources as MCP resources (see [`resources`]).
+//! - A secret parameter is never an argument (the face leaves it out; it comes from its
+//!   environment variable or the configuration file) and every secret is redacted from what
+//!   the server writes.
+//! - `notifications/cancelled` reaches the handler as [`crate::Context::stop_requested`];
+//!   progress ([`crate::Context::progress`], and each event of an event stream) becomes
+//!   `notifications/progress` when the call carries a progress token. Calls run one at a time
+//!   on the thread that built the app (handlers need not be `Send`); the protocol itself
+//!   (listing, cancelling, pinging) is served meanwhile. EOF on stdin ends the server with exit
+//!   0; SIGTERM (SIGINT) ends it at once with 143 (130).
+//!
+//! stdout carries only protocol messages; diagnostics go to stderr.
+
+pub(crate) mod hooks;
+
+#[cfg(feature = "mcp")]
+mod arguments;
+#[cfg(feature = "mcp")]
+mod exec;
+#[cfg(feature = "mcp")]
+mod resources;
+#[cfg(feature = "mcp")]
+mod result;
+#[cfg(feature = "mcp")]
+mod server;
+
+#[cfg(feature = "mcp")]
+pub use exec::{MAX_HELD, MAX_ITEMS, MAX_RESOURCES};
+#[cfg(feature = "mcp")]
+pub(crate) use server::serve;
+
+use std::ffi::OsString;
+
+use pas_spec::Registry;
+
+/// The built-in word, as typed.
+pub const WORD: &str = "mcp";
+
+/// The constant of `TOOL mcp` in a tool built without the `mcp` feature.
+pub const MCP_NOT_BUILT: &str = "MCP_NOT_BUILT";
+
+/// Whether argv asks for the MCP server: exactly `TOOL mcp` (runtime flags such as `--agent`
+/// and `--config` aside), in a tool with no command of its own at that word. Like `docs`, the
+/// word wins over a one-command tool's positional: a file named so is written `./mcp`.
+pub(crate) fn wants(registry: &Registry, argv: &[OsString]) -> bool {
+    argv.len() == 2
+        && argv[1] == WORD
+        && registry
+            .commands
+            .iter()
+            .all(|c| c.argv_path().first().is_none_or(|word| word != WORD))
+}
+
+/// The error of `TOOL mcp` in a tool built without the server.
+#[cfg_attr(feature = "mcp", allow(dead_code))]
+pub(crate) fn not_built(registry: &Registry) -> crate::Error {
+    crate::Error::new(
+        MCP_NOT_BUILT,
+        format!("{} was built without its MCP server", registry.name),
+    )
+    .with_suggestion(
+        "rebuild with the `mcp` feature of pas-kit (on by default): `pas-kit = { version = \"...\", features = [\"mcp\"] }`",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn registry(commands: &str) -> Registry {
+        let spec = format!(
+            r#"{{"specVersion": 1, "name": "t", "version": "1.0.0", "summary": "A tool.",
+               "commands": [{commands}]}}"#
+        );
+        let source = pas_spec::load::read_reader("t.json", spec.as_bytes()).unwrap();
+        pas_spec::load::parse(&source).unwrap()
+    }
+
+    const GET: &str = r#"{"name": "get", "description": "Gets.", "output": "object"}"#;
+
+    #[test]
+    fn the_word_alone_asks_for_the_server() {
+        let registry = registry(GET);
+        let argv = |words: &[&str]| words.iter().map(OsString::from).collect::<Vec<_>>();
+        assert!(wants(&registry, &argv(&["t", "mcp"])));
+        assert!(!wants(&registry, &argv(&["t", "mcp", "x"])));
+        assert!(!wants(&registry, &argv(&["t", "get"])));
+    }
+
+    #[test]
+    fn without_the_feature_the_error_says_how_to_turn_it_on() {
+        let error = not_built(&registry(GET));
+        assert_eq!(error.code(), MCP_NOT_BUILT);
+        assert!(error.suggestion().unwrap().contains("features = [\"mcp\"]"));
+    }
+}

@@ -1,0 +1,111 @@
+//! The weather example (specs/weather.yaml with offline handlers) and the runtime demo served
+//! over MCP, driven by the official Python and TypeScript SDKs: every command with valid and
+//! invalid arguments, progress, cancellation of a long call, and a secret canary that never
+//! appears in anything the server writes.
+
+#[path = "mcp_support/mod.rs"]
+mod mcp_support;
+
+use std::path::Path;
+
+use mcp_support::{call, plan, run_clients};
+use serde_json::json;
+
+const CANARY: &str = "canary-7f3a9c1e5b";
+
+#[test]
+fn weather_through_both_sdks() {
+    let bin = Path::new(env!("CARGO_BIN_EXE_pas-mcp-weather"));
+    let mut plan = plan(bin, "weather", json!({ "WEATHER_API_KEY": CANARY }));
+    plan["calls"] = json!([
+        call("current", json!({"city": "Boston"}), None),
+        call(
+            "current",
+            json!({"city": "Boston", "units": "imperial"}),
+            None
+        ),
+        call("current", json!({}), Some("INVALID_ARGUMENT")),
+        call("current", json!({"city": 3}), Some("INVALID_ARGUMENT")),
+        call(
+            "current",
+            json!({"city": "Boston", "units": "kelvin"}),
+            Some("INVALID_ARGUMENT")
+        ),
+        // A secret is never an argument.
+        call(
+            "current",
+            json!({"city": "Boston", "api-key": "x"}),
+            Some("INVALID_ARGUMENT")
+        ),
+        call(
+            "current",
+            json!({"city": "Atlantis"}),
+            Some("CITY_NOT_FOUND")
+        ),
+        // The handler echoes the key in its error: the runtime redacts it.
+        call("current", json!({"city": "Leaky"}), Some("NETWORK_ERROR")),
+        call("forecast", json!({"city": "Paris", "days": 3}), None),
+        call(
+            "forecast",
+            json!({"city": "Paris", "days": "three"}),
+            Some("INVALID_ARGUMENT")
+        ),
+        call(
+            "forecast",
+            json!({"city": "Paris", "days": 99}),
+            Some("INVALID_ARGUMENT")
+        ),
+        call("search", json!({"query": "Spring", "limit": 2}), None),
+        call(
+            "search",
+            json!({"query": "Spring", "extra": true}),
+            Some("INVALID_ARGUMENT")
+        ),
+    ]);
+    plan["calls"][8]["items"] = json!(3);
+    let written = run_clients(&plan);
+    assert!(!written.contains(CANARY), "the secret leaked: {written}");
+}
+
+#[test]
+fn weather_without_its_key_reports_it() {
+    let bin = Path::new(env!("CARGO_BIN_EXE_pas-mcp-weather"));
+    let mut plan = plan(bin, "weather", json!({}));
+    plan["calls"] = json!([call(
+        "current",
+        json!({"city": "Boston"}),
+        Some("API_KEY_MISSING")
+    )]);
+    run_clients(&plan);
+}
+
+#[test]
+fn demo_progress_panics_and_cancellation() {
+    let bin = Path::new(env!("CARGO_BIN_EXE_pas-runtime-demo"));
+    let mut plan = plan(bin, "demo", json!({ "DEMO_TOKEN": CANARY }));
+    plan["calls"] = json!([
+        call("crash", json!({}), Some("INTERNAL_ERROR")),
+        // The server keeps serving after a panic.
+        call("item_get", json!({"id": 1}), None),
+        call("item_get", json!({"id": 13}), Some("GENERAL_ERROR")),
+        call("doc", json!({}), None),
+        call("nothing", json!({}), None),
+        call("item_list", json!({"count": 2500}), None),
+        call(
+            "item_list",
+            json!({"count": 5, "panic-at": 2}),
+            Some("INTERNAL_ERROR")
+        ),
+        call("ingest", json!({}), Some("MISSING_INPUT")),
+    ]);
+    // A list is bounded: the first page holds MAX_ITEMS.
+    plan["calls"][5]["items"] = json!(pas::mcp::MAX_ITEMS);
+    plan["progress"] = json!({"tool": "work", "arguments": {"steps": 3}, "least": 3});
+    plan["cancel"] = json!({
+        "tool": "item_list",
+        "arguments": {"count": 100000, "delay-ms": 50},
+        "after": {"count": 1},
+    });
+    let written = run_clients(&plan);
+    assert!(!written.contains(CANARY), "the secret leaked: {written}");
+}

@@ -1,0 +1,154 @@
+//! Drives a built CLI's `TOOL mcp` through the two official MCP clients nobody here wrote: the
+//! Python SDK (PyPI `mcp`, `tests/mcp_client.py`) and the TypeScript SDK (npm
+//! `@modelcontextprotocol/sdk`, `tests/mcp-ts-client/client.mjs`), from one plan (see the
+//! Python driver for its format). Shared by the root package's and the examples' MCP tests
+//! (`#[path]`), since only a package's own tests know where its binary is.
+//!
+//! Without a client installed the test is skipped loudly, and fails under `CI` (`.ci/run`
+//! installs both).
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+/// The repository's root (this file is `tests/mcp_support/mod.rs`).
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .find(|dir| dir.join("tests/mcp_client.py").exists())
+        .expect("the repository root holds tests/mcp_client.py")
+        .to_path_buf()
+}
+
+/// What `tools/list` must be: the MCP face of the registry the binary exports
+/// (`BIN --pas-spec`), which is what `pas-gen mcp` prints from that spec.
+pub fn expected_tools(bin: &Path) -> Value {
+    let output = Command::new(bin).arg("--pas-spec").output().unwrap();
+    assert!(output.status.success(), "{bin:?} --pas-spec failed");
+    let source = pas::spec::load::read_reader("spec.json", output.stdout.as_slice()).unwrap();
+    let registry = pas::spec::load::parse(&source).unwrap();
+    pas::spec::faces::mcp::tools_list(&registry)
+}
+
+/// A plan for `bin`: its tools, no calls yet.
+pub fn plan(bin: &Path, name: &str, env: Value) -> Value {
+    json!({
+        "command": bin, "args": ["mcp"], "env": env, "tools_name": name,
+        "tools": expected_tools(bin), "calls": [],
+        "resources": null, "cancel": null, "progress": null,
+    })
+}
+
+fn python() -> Option<String> {
+    let candidates = [
+        std::env::var("PAS_MCP_PYTHON").ok(),
+        Some(
+            repo()
+                .join("target/mcp-venv/bin/python")
+                .display()
+                .to_string(),
+        ),
+    ];
+    candidates.into_iter().flatten().find(|python| {
+        Command::new(python)
+            .args(["-c", "import mcp, jsonschema"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    })
+}
+
+fn node_client() -> Option<PathBuf> {
+    let dir = repo().join("tests/mcp-ts-client");
+    let installed = dir.join("node_modules/@modelcontextprotocol/sdk").exists();
+    let node = Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    (installed && node).then(|| dir.join("client.mjs"))
+}
+
+fn skipped(what: &str, how: &str) {
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI must run the MCP client tests: {what} is missing ({how})"
+    );
+    eprintln!("\n!!!!!!!! SKIPPED an MCP client: {what} is missing. {how}\n");
+}
+
+/// Runs the plan through both clients, with the server's stdout and stderr also copied to
+/// files; returns everything the server wrote (for the secret canary).
+pub fn run_clients(plan: &Value) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("stdout");
+    let err = dir.path().join("stderr");
+    // The clients start `sh`, which runs the server and copies what it writes.
+    let mut traced = plan.clone();
+    let bin = plan["command"].as_str().unwrap();
+    let script = format!(
+        "'{bin}' mcp 2>>'{}' | tee -a '{}'",
+        err.display(),
+        out.display()
+    );
+    traced["command"] = "sh".into();
+    traced["args"] = json!(["-c", script]);
+    let file = dir.path().join("plan.json");
+    std::fs::write(&file, serde_json::to_vec(&traced).unwrap()).unwrap();
+
+    // `only`: one client per plan (a plan that changes a store runs once per client).
+    let only = plan["only"].as_str();
+    let mut ran = 0;
+    match python().filter(|_| only != Some("node")) {
+        Some(python) => {
+            let output = Command::new(python)
+                .arg(repo().join("tests/mcp_client.py"))
+                .arg(&file)
+                .output()
+                .unwrap();
+            assert!(
+                output.status.success(),
+                "Python SDK: {}\n{}",
+                String::from_utf8_lossy(&output.stdout),
+                String::from_utf8_lossy(&output.stderr)
+            );
+            ran += 1;
+        }
+        None if only == Some("node") => {}
+        None => skipped(
+            "the Python MCP SDK",
+            "python3 -m venv target/mcp-venv && target/mcp-venv/bin/pip install mcp==2.3.0",
+        ),
+    }
+    match node_client().filter(|_| only != Some("python")) {
+        Some(client) => {
+            let output = Command::new("node")
+                .arg(client)
+                .arg(&file)
+                .output()
+                .unwrap();
+            assert!(
+                output.status.success(),
+                "TypeScript SDK: {}\n{}",
+                String::from_utf8_lossy(&output.stdout),
+                String::from_utf8_lossy(&output.stderr)
+            );
+            ran += 1;
+        }
+        None if only == Some("python") => {}
+        None => skipped(
+            "the TypeScript MCP SDK",
+            "npm ci --prefix tests/mcp-ts-client",
+        ),
+    }
+    let mut written = std::fs::read_to_string(&out).unwrap_or_default();
+    written.push_str(&std::fs::read_to_string(&err).unwrap_or_default());
+    assert!(ran == 0 || !written.is_empty(), "the server wrote nothing");
+    written
+}
+
+/// A call the plan makes: `error` is the code the tool error must carry, or null.
+pub fn call(tool: &str, arguments: Value, error: Option<&str>) -> Value {
+    json!({ "tool": tool, "arguments": arguments, "error": error })
+}
