@@ -614,7 +614,11 @@ impl App {
         leaf: &clap::ArgMatches,
         argv: &[OsString],
     ) -> Option<Outcome> {
-        let command = self.registry.commands.iter().find(|c| c.argv_path() == path)?;
+        let command = self
+            .registry
+            .commands
+            .iter()
+            .find(|c| c.argv_path() == path)?;
         if self.handlers.contains_key(&command.name) {
             return None;
         }

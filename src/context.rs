@@ -132,11 +132,9 @@ impl Context {
                 Err(missing_input(&self.shared.registry.name))
             }
             // `None` returned above.
-            StdinMode::None | StdinMode::Optional | StdinMode::Required => Ok(Some(Box::new(Bounded::new(
-                io::stdin().lock(),
-                "stdin",
-                crate::input::limit(),
-            )))),
+            StdinMode::None | StdinMode::Optional | StdinMode::Required => Ok(Some(Box::new(
+                Bounded::new(io::stdin().lock(), "stdin", crate::input::limit()),
+            ))),
         }
     }
 }

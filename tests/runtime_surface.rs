@@ -141,19 +141,34 @@ fn builtin_words_work_with_or_without_agent_and_after_global_flags() {
 
 #[test]
 fn the_confirm_flag_exists_wherever_a_face_names_it() {
-    // robot.yaml's `apply` is destructive: the faces show --force, and clap takes it (the
-    // call then fails only for want of a handler, not as an unknown argument).
+    // robot.yaml's `apply` is destructive: robot confirms it with --yes (robot 6.4), so the
+    // faces show --yes, and clap takes it (the call then fails only for want of a handler or a
+    // session, not as an unknown argument); --force is not robot's and is refused.
     let out = cli(
         "tests/fixtures/valid/robot.yaml",
-        &["--agent", "apply", "--session", "s", "--force"],
+        &["apply", "--session", "s", "--yes"],
     );
-    let error: Value = serde_json::from_slice(&out.stderr).unwrap();
-    assert_ne!(error["error"], "UNKNOWN_ARGUMENT", "{error}");
+    let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(envelope["status"], "error", "{envelope}");
+    assert_ne!(
+        envelope["error"]["details"]["kind"], "UNKNOWN_ARGUMENT",
+        "{envelope}"
+    );
+    let forced = cli(
+        "tests/fixtures/valid/robot.yaml",
+        &["apply", "--session", "s", "--force"],
+    );
+    let envelope: Value = serde_json::from_slice(&forced.stdout).unwrap();
+    assert_eq!(
+        envelope["error"]["details"]["kind"], "UNKNOWN_ARGUMENT",
+        "{envelope}"
+    );
     let robot = registry("tests/fixtures/valid/robot.yaml");
     let apply = pas::spec::faces::catalog::tool(&robot, "apply").unwrap();
-    assert!(apply.parameters.iter().any(|p| p.name == "force"));
+    assert!(apply.parameters.iter().any(|p| p.name == "yes"));
+    assert!(!apply.parameters.iter().any(|p| p.name == "force"));
     let help = pas::faces::agent_help::render(&robot, &["apply".to_owned()]).unwrap();
-    assert!(help.contains("--force"), "{help}");
+    assert!(help.contains("--yes"), "{help}");
     assert!(Path::new(env!("CARGO_BIN_EXE_pas-spec-cli")).exists());
 }
 

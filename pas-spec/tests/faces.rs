@@ -75,7 +75,14 @@ fn agent_help_names_every_command_parameter_type_and_exit_code() {
             .exit_codes
             .iter()
             .map(|c| c.name.as_str())
-            .chain(builtin_codes::BUILTINS.iter().map(|b| b.name))
+            // robot answers a runtime constant under its role's name (ERR_ARGS for
+            // UNKNOWN_ARGUMENT), which the spec's own rows list.
+            .chain(
+                builtin_codes::BUILTINS
+                    .iter()
+                    .filter(|_| registry.profile != pas_spec::Profile::Robot)
+                    .map(|b| b.name),
+            )
             .map(|name| (u16::from(surface.exit_of(&registry, name)), name));
         for (code, name) in codes {
             let listed = help
@@ -265,7 +272,9 @@ fn a_robot_spec_s_faces_follow_its_surface() {
     );
     assert!(!help.contains("General error (GENERAL_ERROR"), "{help}");
     assert!(one >= 1);
-    assert!(apply.contains("--force"), "{apply}");
+    // robot confirms a destructive command with --yes (robot 6.4), not --force.
+    assert!(apply.contains("--yes"), "{apply}");
+    assert!(!apply.contains("--force"), "{apply}");
     let tools: Value = serde_json::from_str(&mcp::render(&registry)).unwrap();
     let apply_tool = tools["tools"]
         .as_array()
@@ -273,7 +282,7 @@ fn a_robot_spec_s_faces_follow_its_surface() {
         .iter()
         .find(|t| t["name"] == "apply")
         .unwrap();
-    assert!(apply_tool["inputSchema"]["properties"]["force"].is_object());
+    assert!(apply_tool["inputSchema"]["properties"]["yes"].is_object());
     insta::assert_snapshot!("agent-help-robot", help);
     insta::assert_snapshot!("agent-help-robot-apply", apply);
     insta::assert_snapshot!("llm-robot", document);

@@ -455,9 +455,9 @@ impl Executor {
             .map_err(|err| parse_error::map(&err, "resources/templates/list"))?;
         let never: ProgressSink = Arc::new(|_| {});
         let shared = self.shared(cancelled, &never, None, self.redactor.clone());
-        let ran = self
-            .app
-            .invoke(&shared, &matches, &[], |reply| collect(reply, &shared, &|_| {}));
+        let ran = self.app.invoke(&shared, &matches, &[], |reply| {
+            collect(reply, &shared, &|_| {})
+        });
         let redactor = shared.lock().redactor.clone();
         match ran {
             Ok(collected) => Ok(redactor.collected(collected)),

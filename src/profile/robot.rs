@@ -467,6 +467,7 @@ impl Profile for RobotProfile {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codes;
 
     #[test]
     fn markdown_is_seen_in_argv_before_double_dash() {

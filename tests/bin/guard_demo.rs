@@ -21,7 +21,7 @@ mod derived {
     /// Bookmarks kept as files in $BOOKMARKS_DIR.
     #[derive(Debug, Parser, AgentTool)]
     #[command(name = "bookmarks-derived", version = "0.1.0")]
-    #[agent(level = 1)]
+    #[agent(level = 1, exit_code(100, NOT_FOUND, "No bookmark has this name"))]
     pub struct Cli {
         #[command(subcommand)]
         pub command: Command,
@@ -30,7 +30,7 @@ mod derived {
     #[derive(Debug, Subcommand, AgentTool)]
     pub enum Command {
         /// Delete one bookmark.
-        #[agent(effect = "destructive", output = super::Removed)]
+        #[agent(effect = "destructive", output = super::Removed, errors(NOT_FOUND))]
         Remove {
             /// The bookmark to delete.
             name: String,

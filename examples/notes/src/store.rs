@@ -254,12 +254,14 @@ impl Resources for Notes {
         let target = note_file(param(dest, "notebook"), param(dest, "note"))?;
         let content = match source {
             CopySource::Local(file) => {
-                let bytes = std::fs::read(file).map_err(|err| {
-                    Error::new(
-                        "SOURCE_UNREADABLE",
-                        format!("cannot read {}: {err}", file.display()),
-                    )
-                    .with_suggestion("give a readable local file, or a note's path")
+                // Bounded (a pipe or a huge file past the runtime's input limit is an
+                // INVALID_ARGUMENT, never a read into all of memory).
+                let bytes = pas::input::read_file(file).map_err(|err| {
+                    if err.code() == pas::codes::INVALID_ARGUMENT {
+                        return err;
+                    }
+                    Error::new("SOURCE_UNREADABLE", err.message().to_owned())
+                        .with_suggestion("give a readable local file, or a note's path")
                 })?;
                 let json_name = file.extension().is_some_and(|ext| ext == "json");
                 note_from(&bytes, json_name)?

@@ -94,11 +94,21 @@ fn refused(contract: Contract, run: &Run) -> bool {
     if run.timed_out || run.exited(0) {
         return false;
     }
-    match error_name(contract, run) {
-        Ok(name) => matches!(
-            name.as_str(),
+    let argument_error = |name: &str| {
+        matches!(
+            name,
             "UNKNOWN_ARGUMENT" | "INVALID_ARGUMENT" | "USAGE_ERROR" | "INVALID_VALUE"
-        ),
+        )
+    };
+    // robot names the error by its role (ERR_ARGS) and keeps the runtime's kind in details.
+    if contract == Contract::Robot
+        && let Ok(envelope) = super::robot::envelope(run)
+        && let Some(kind) = envelope["error"]["details"]["kind"].as_str()
+    {
+        return argument_error(kind);
+    }
+    match error_name(contract, run) {
+        Ok(name) => argument_error(&name),
         // No structured error (human mode): misuse exits 2, or says so.
         Err(_) => {
             let text = format!("{}{}", run.out(), run.err()).to_lowercase();

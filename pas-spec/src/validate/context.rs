@@ -55,9 +55,10 @@ impl<'a> Context<'a> {
 
     /// Why a command word is taken by the built CLI itself, if it is.
     pub fn reserved_word(&self, word: &str) -> Option<&'static str> {
+        // `mcp` is not reserved: a tool's own `mcp` command wins over the built-in server.
         let builtin = crate::surface::of(self.profile())
             .builtin_words()
-            .any(|b| b.word == word);
+            .any(|b| b.word == word && b.word != crate::surface::MCP_WORD);
         match (word, self.profile()) {
             ("help", _) => Some("the built-in `help` command"),
             ("docs" | "completions" | "man", _) => {
