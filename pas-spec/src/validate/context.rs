@@ -107,7 +107,8 @@ impl<'a> Context<'a> {
             }
         }
         if let Some(command) = command.filter(|_| self.profile() == Profile::Robot) {
-            if command.confirm {
+            // robot confirms with `--yes` what needs confirming, destructive commands included.
+            if command.confirm || command.effect == Effect::Destructive {
                 flags.push(BuiltinFlag::switch("yes", None));
             }
             if command
@@ -122,7 +123,7 @@ impl<'a> Context<'a> {
             if command.dry_run {
                 flags.push(BuiltinFlag::switch("dry-run", None));
             }
-            if command.effect == Effect::Destructive {
+            if command.effect == Effect::Destructive && self.profile() != Profile::Robot {
                 flags.push(BuiltinFlag::switch("force", None));
             }
         }
