@@ -36,6 +36,8 @@ pub struct Call {
     pub stdin: Stdin,
     /// The working directory (the scratch directory of examples).
     pub cwd: Option<PathBuf>,
+    /// Environment variables this call sets on top of the program's (a locale, `COLUMNS`).
+    pub env: Vec<(String, String)>,
 }
 
 impl Call {
@@ -45,7 +47,15 @@ impl Call {
             args: args.iter().map(|a| a.as_ref().to_owned()).collect(),
             stdin: Stdin::Null,
             cwd: None,
+            env: Vec::new(),
         }
+    }
+
+    /// The same call with these environment variables set.
+    pub fn with_env(mut self, vars: &[(&str, &str)]) -> Call {
+        self.env
+            .extend(vars.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())));
+        self
     }
 
     /// The same call in this directory.
@@ -145,6 +155,7 @@ impl Program {
             .env_remove("NO_COLOR")
             .env_remove("CLICOLOR_FORCE")
             .envs(self.env.iter().map(|(k, v)| (k, v)))
+            .envs(call.env.iter().map(|(k, v)| (k, v)))
             .process_group(0);
         if let Some(dir) = &call.cwd {
             command.current_dir(dir);

@@ -5,6 +5,7 @@ mod agent_flag;
 mod compose;
 mod declared;
 mod errors;
+mod failure_modes;
 mod guard;
 mod help;
 mod known_codes;
@@ -217,6 +218,31 @@ pub const CHECKS: &[Check] = &[
         ALL,
         "a terminal on stdin never blocks: every call ends on its own",
         terminal::stdin_never_blocks
+    ),
+    // Named by the CLI Agent Spec's failure modes (docs/cli-agent-spec.md).
+    check!(
+        "fm50.idle_stdin",
+        "CLI Agent Spec 50",
+        1,
+        ALL,
+        "an open, silent stdin pipe never makes a call that does not read stdin wait",
+        failure_modes::idle_stdin
+    ),
+    check!(
+        "fm57.locale",
+        "CLI Agent Spec 57",
+        1,
+        ALL,
+        "errors name the same constant and message under a French locale as under C",
+        failure_modes::locale
+    ),
+    check!(
+        "fm63.columns",
+        "CLI Agent Spec 63",
+        1,
+        ALL,
+        "COLUMNS=20 wraps nothing: the same JSON lines and the same agent help",
+        failure_modes::columns
     ),
     check!(
         "signals.sigterm",

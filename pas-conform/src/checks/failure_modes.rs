@@ -1,0 +1,189 @@
+//! Checks named by the CLI Agent Spec's failure modes (`fmNN.*`, the number of its section):
+//! the ones a black box can show. Each asks the same question as the spec's own "Check:" line,
+//! in the tool's contract: the same call under a condition an agent's harness creates (an open
+//! but silent stdin pipe, a foreign locale, a narrow `COLUMNS`) must end as it does without it.
+
+use std::time::Duration;
+
+use pas_spec::StdinMode;
+use serde_json::Value;
+
+use super::{Verdict, compose, errors, json, robot};
+use crate::context::Ctx;
+use crate::plan;
+use crate::runner::{Call, Run, Stdin};
+use crate::target::Contract;
+
+/// How long a call on an idle stdin pipe may take: nothing legitimate waits this long.
+const IDLE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// At most this many examples or triggers are run again under a condition (each is one call).
+const AT_MOST: usize = 3;
+
+/// A locale every tool's error channel must be indifferent to, and the neutral one.
+const FOREIGN: &[(&str, &str)] = &[
+    ("LC_ALL", "fr_FR.UTF-8"),
+    ("LANG", "fr_FR.UTF-8"),
+    ("LANGUAGE", "fr_FR:fr"),
+];
+const NEUTRAL: &[(&str, &str)] = &[("LC_ALL", "C"), ("LANG", "C"), ("LANGUAGE", "")];
+
+/// A terminal width narrower than any JSON line a tool prints.
+const NARROW: &[(&str, &str)] = &[("COLUMNS", "20")];
+
+/// fm50.idle_stdin (§50 Stdin Consumption Deadlock): an example of a command that does not
+/// declare stdin ends on its own, with the status it has on `/dev/null`, when stdin is a pipe
+/// that stays open and silent (an agent harness that never closes it).
+pub fn idle_stdin(ctx: &mut Ctx) -> Verdict {
+    let runs = match super::need_examples(ctx) {
+        Ok(runs) => runs,
+        Err(skip) => return skip,
+    };
+    let eligible: Vec<_> = runs
+        .into_iter()
+        .filter(|(plan, run)| {
+            !run.timed_out
+                && plan
+                    .command
+                    .as_ref()
+                    .is_some_and(|c| c.stdin == StdinMode::None)
+        })
+        .take(AT_MOST)
+        .collect();
+    if eligible.is_empty() {
+        return Verdict::skip("every runnable example's command reads stdin (or is unknown)");
+    }
+    let general = ctx.program.timeout;
+    ctx.program.timeout = general.min(IDLE_TIMEOUT);
+    let held: Vec<(Run, Run)> = eligible
+        .into_iter()
+        .map(|(plan, baseline)| {
+            let args = ctx.machine(&plan.args);
+            (baseline, ctx.run(&Call::new(&args).stdin(Stdin::Held)))
+        })
+        .collect();
+    ctx.program.timeout = general;
+    for (baseline, run) in &held {
+        if run.timed_out {
+            let why = format!(
+                "waited {}s on an open, silent stdin pipe it never declared it reads, and was killed",
+                IDLE_TIMEOUT.as_secs()
+            );
+            return Verdict::fail(why, &[run]);
+        }
+        if run.code != baseline.code {
+            let why = format!(
+                "{} on an idle stdin pipe, {} on /dev/null",
+                run.status(),
+                baseline.status()
+            );
+            return Verdict::fail(why, &[baseline, run]);
+        }
+    }
+    Verdict::pass(&held.iter().map(|(_, run)| run).collect::<Vec<_>>())
+}
+
+/// The error a failed call reports, in its contract's channel: the JSON on stderr (pas), the
+/// envelope's `error` (compose, robot).
+fn error_object(contract: Contract, run: &Run) -> Result<Value, String> {
+    match contract {
+        Contract::Pas => errors::stderr_error(run),
+        Contract::Compose => Ok(compose::envelope(run)?["error"].clone()),
+        Contract::Robot => Ok(robot::envelope(run)?["error"].clone()),
+    }
+    .and_then(|error| match error.is_object() {
+        true => Ok(error),
+        false => Err("no error object".to_owned()),
+    })
+}
+
+/// The constant and the message of an error, as an agent matches them.
+fn code_and_message(contract: Contract, error: &Value) -> (Value, Value) {
+    let code = match contract {
+        Contract::Pas => error["error"].clone(),
+        Contract::Compose | Contract::Robot => error["code"].clone(),
+    };
+    (code, error["message"].clone())
+}
+
+/// fm57.locale (§57 Locale-Dependent Error Messages): an unknown flag and each declared error's
+/// trigger name the same constant with the same message under `LC_ALL=fr_FR.UTF-8` as under
+/// `LC_ALL=C`.
+pub fn locale(ctx: &mut Ctx) -> Verdict {
+    let mut unknown = ctx.primary().map(|(p, _)| p.args).unwrap_or_default();
+    unknown.push(errors::UNKNOWN_FLAG.to_owned());
+    let mut calls = vec![ctx.machine(&unknown)];
+    if let Some(registry) = ctx.registry.clone() {
+        let triggers = registry
+            .exit_codes
+            .iter()
+            .filter_map(|c| c.trigger.as_deref());
+        for line in triggers.take(AT_MOST) {
+            if let Ok(args) = plan::argv(&registry, line) {
+                calls.push(ctx.machine(&args));
+            }
+        }
+    }
+    let mut judged = Vec::new();
+    for args in calls {
+        let neutral = ctx.run(&Call::new(&args).with_env(NEUTRAL));
+        let Ok(expected) = error_object(ctx.contract, &neutral) else {
+            continue; // not an error under C (a trigger that needs data): nothing to compare
+        };
+        let foreign = ctx.run(&Call::new(&args).with_env(FOREIGN));
+        let got = match error_object(ctx.contract, &foreign) {
+            Ok(got) => got,
+            Err(why) => {
+                let why = format!("under LC_ALL=fr_FR.UTF-8 the error is gone: {why}");
+                return Verdict::fail(why, &[&neutral, &foreign]);
+            }
+        };
+        if code_and_message(ctx.contract, &got) != code_and_message(ctx.contract, &expected) {
+            return Verdict::fail(
+                "the error's constant or message changes with the locale",
+                &[&neutral, &foreign],
+            );
+        }
+        judged.push(foreign);
+    }
+    if judged.is_empty() {
+        return Verdict::skip("no call failed with an error to compare across locales");
+    }
+    Verdict::pass(&judged.iter().collect::<Vec<_>>())
+}
+
+/// The shape of stdout an agent parses: for each line, whether it is one JSON value.
+fn line_shape(run: &Run) -> Vec<bool> {
+    run.out().lines().map(|line| json(line).is_ok()).collect()
+}
+
+/// fm63.columns (§63 Terminal Column Width Output Corruption): with `COLUMNS=20` the primary
+/// example prints the same lines, each JSON where it was JSON (nothing wrapped at the width),
+/// and the agent help (pas) the same bytes.
+pub fn columns(ctx: &mut Ctx) -> Verdict {
+    let Some((plan, wide)) = ctx.primary() else {
+        return Verdict::skip(ctx.why_no_example());
+    };
+    let args = ctx.machine(&plan.args);
+    let narrow = ctx.run(&Call::new(&args).with_env(NARROW));
+    if line_shape(&narrow) != line_shape(&wide) {
+        return Verdict::fail(
+            "with COLUMNS=20 stdout's lines differ (wrapped, or JSON no more)",
+            &[&wide, &narrow],
+        );
+    }
+    let mut runs = vec![wide, narrow];
+    if ctx.contract == Contract::Pas {
+        let help = ctx.agent_help();
+        let args = ctx.machine(&["--help".to_owned()]);
+        let narrow_help = ctx.run(&Call::new(&args).with_env(NARROW));
+        if narrow_help.stdout != help.stdout {
+            return Verdict::fail(
+                "with COLUMNS=20 the agent help is not the same bytes",
+                &[&help, &narrow_help],
+            );
+        }
+        runs.extend([help, narrow_help]);
+    }
+    Verdict::pass(&runs.iter().collect::<Vec<_>>())
+}
