@@ -222,7 +222,7 @@ pub const CHECKS: &[Check] = &[
     // Named by the CLI Agent Spec's failure modes (docs/cli-agent-spec.md).
     check!(
         "fm50.idle_stdin",
-        "CLI Agent Spec 50",
+        "CLI Spec §50",
         1,
         ALL,
         "an open, silent stdin pipe never makes a call that does not read stdin wait",
@@ -230,7 +230,7 @@ pub const CHECKS: &[Check] = &[
     ),
     check!(
         "fm57.locale",
-        "CLI Agent Spec 57",
+        "CLI Spec §57",
         1,
         ALL,
         "errors name the same constant and message under a French locale as under C",
@@ -238,7 +238,7 @@ pub const CHECKS: &[Check] = &[
     ),
     check!(
         "fm63.columns",
-        "CLI Agent Spec 63",
+        "CLI Spec §63",
         1,
         ALL,
         "COLUMNS=20 wraps nothing: the same JSON lines and the same agent help",
