@@ -65,7 +65,7 @@ fn assert_all_pass(tool: &[&str]) {
     assert_eq!(summary["ok"], true);
     assert_eq!(code, 0);
     // Every level 1 and 2 check of the pas contract ran.
-    assert_eq!(checks.len(), 25, "{checks:?}");
+    assert_eq!(checks.len(), 26, "{checks:?}");
 }
 
 #[test]
@@ -105,8 +105,9 @@ const FAULTS: &[(&str, &str)] = &[
     ("help_lies", "docs.truth"),
     ("accepts_toon", "docs.truth"),
     ("undeclared_code", "errors.known"),
-    // The CLI Agent Spec's failure modes: a read of a piped stdin the spec never declares, an
+    // The CLI Agent Spec's failure modes: colour on a pipe when CLICOLOR_FORCE asks, a read of a piped stdin the spec never declares, an
     // error message translated under a French locale, JSON folded at a narrow COLUMNS.
+    ("colour_forced", "fm08.forced_colour"),
     ("read_stdin", "fm50.idle_stdin"),
     ("french_errors", "fm57.locale"),
     ("wrap_columns", "fm63.columns"),

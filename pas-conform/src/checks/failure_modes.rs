@@ -28,8 +28,42 @@ const FOREIGN: &[(&str, &str)] = &[
 ];
 const NEUTRAL: &[(&str, &str)] = &[("LC_ALL", "C"), ("LANG", "C"), ("LANGUAGE", "")];
 
+/// What some harnesses export to get colour through a pipe: machine output must ignore it.
+const FORCED_COLOUR: &[(&str, &str)] = &[
+    ("CLICOLOR_FORCE", "1"),
+    ("FORCE_COLOR", "1"),
+    ("TERM", "xterm-256color"),
+];
+
 /// A terminal width narrower than any JSON line a tool prints.
 const NARROW: &[(&str, &str)] = &[("COLUMNS", "20")];
+
+/// fm08.forced_colour (§8 ANSI & Color Code Leakage): with colour forced by the environment
+/// (`CLICOLOR_FORCE=1`, `FORCE_COLOR=1`), the primary example, an unknown flag and the agent
+/// help (pas) still print no ANSI code on either stream: machine output is never coloured.
+pub fn forced_colour(ctx: &mut Ctx) -> Verdict {
+    let mut calls = Vec::new();
+    let mut unknown = Vec::new();
+    if let Some((plan, _)) = ctx.primary() {
+        calls.push(ctx.machine(&plan.args));
+        unknown = plan.args;
+    }
+    unknown.push(errors::UNKNOWN_FLAG.to_owned());
+    calls.push(ctx.machine(&unknown));
+    if ctx.contract == Contract::Pas {
+        calls.push(ctx.machine(&["--help".to_owned()]));
+    }
+    let runs: Vec<Run> = calls
+        .iter()
+        .map(|args| ctx.run(&Call::new(args).with_env(FORCED_COLOUR)))
+        .collect();
+    for run in &runs {
+        if super::has_ansi(&run.stdout) || super::has_ansi(&run.stderr) {
+            return Verdict::fail("ANSI codes in machine output with CLICOLOR_FORCE=1", &[run]);
+        }
+    }
+    Verdict::pass(&runs.iter().collect::<Vec<_>>())
+}
 
 /// fm50.idle_stdin (§50 Stdin Consumption Deadlock): an example of a command that does not
 /// declare stdin ends on its own, with the status it has on `/dev/null`, when stdin is a pipe

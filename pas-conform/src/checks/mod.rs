@@ -221,6 +221,14 @@ pub const CHECKS: &[Check] = &[
     ),
     // Named by the CLI Agent Spec's failure modes (docs/cli-agent-spec.md).
     check!(
+        "fm08.forced_colour",
+        "CLI Spec §8",
+        1,
+        ALL,
+        "CLICOLOR_FORCE=1 on a pipe: still no ANSI in machine output or its errors",
+        failure_modes::forced_colour
+    ),
+    check!(
         "fm50.idle_stdin",
         "CLI Spec §50",
         1,
