@@ -214,6 +214,9 @@ const COMPOSE: Contract = Contract {
         "compose.config_show",
         "compose.toon",
         "compose.exit_codes",
+        // The failure-mode checks' envelope branches (bad.sh shows them in the pas profile).
+        "fm08.forced_colour",
+        "fm57.locale",
     ],
     faults: &[
         ("two_lines", &["compose.envelope"]),
@@ -224,6 +227,8 @@ const COMPOSE: Contract = Contract {
         ("health_status", &["compose.health"]),
         ("config_fails", &["compose.config_show"]),
         ("toon_json", &["compose.toon"]),
+        ("colour_forced", &["fm08.forced_colour"]),
+        ("french_errors", &["fm57.locale"]),
         // The triggered NOTE_NOT_FOUND exits 3 too.
         ("exit_3", &["compose.exit_codes", "errors.declared"]),
     ],
