@@ -12,6 +12,7 @@
 //! print!("{}", report.to_text());
 //! std::process::exit(if report.ok() { 0 } else { 1 });
 //! ```
+#![deny(missing_docs)]
 
 mod checks;
 mod context;

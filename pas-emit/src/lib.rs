@@ -7,8 +7,9 @@
 //! binary prints its registry back with `--pas-spec`; for a spec the emitter accepts that is the
 //! spec's registry in [`canonical`] form.
 //!
-//! The pipeline is one step per file: [`plan`](crate::plan) decides the tree and the names,
+//! The pipeline is one step per file: `plan` decides the tree and the names,
 //! `types`/`handlers` write tokens, `text` escapes spec text for Rust, `file` formats.
+#![deny(missing_docs)]
 
 mod agent;
 mod canonical;

@@ -108,6 +108,7 @@
 //! included): each derive checks its commands' codes in a `const` the root evaluates, so the error
 //! points at the code. Rules that need the whole built tool (examples parsed against clap, for
 //! one) are the run-time validator's: `TOOL --validate-pas`, or `pas_spec::validate` in a test.
+#![deny(missing_docs)]
 
 mod ast;
 mod attr;

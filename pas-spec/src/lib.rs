@@ -5,13 +5,14 @@
 //! - [`source_map`]: JSON pointer to line and column, so later diagnostics can point into the file.
 //! - [`validate`]: every semantic problem at once, each with a stable code and a hint.
 //! - [`schema`]: the spec format's JSON Schema, generated from the model.
-//! - [`write`]: the registry printed back as a YAML or JSON spec.
+//! - [`write`](mod@write): the registry printed back as a YAML or JSON spec.
 //! - [`verbs`]: the level 3 and 4 verb commands synthesized from `resources`.
 //! - [`codes`]: every diagnostic code with its summary.
 //! - [`builtin_codes`]: the error constants and exit codes every built CLI has.
 //! - [`faces`]: the text faces (agent help, `.llm`, MCP `tools/list`), shared with the runtime.
 //!
 //! Parse, validate and emit are separate steps: [`check_source`] runs the first two.
+#![deny(missing_docs)]
 
 pub mod builtin_codes;
 pub mod codes;
