@@ -12,6 +12,41 @@
 //! - [`faces`]: the text faces (agent help, `.llm`, MCP `tools/list`), shared with the runtime.
 //!
 //! Parse, validate and emit are separate steps: [`check_source`] runs the first two.
+//!
+//! ```
+//! use pas_spec::{Format, Source, check_source};
+//!
+//! let yaml = "\
+//! specVersion: 1
+//! name: hello
+//! version: 1.0.0
+//! summary: Say hello.
+//! level: 1
+//! commands:
+//!   - name: hello
+//!     path: []
+//!     description: Greet the world.
+//!     output: object
+//! ";
+//! let (registry, diagnostics) = check_source(&Source::new("hello.yaml", yaml, Format::Yaml));
+//! assert!(diagnostics.is_empty(), "{diagnostics:?}");
+//! let registry = registry.expect("a valid spec gives its registry");
+//! assert_eq!(registry.commands[0].name, "hello");
+//!
+//! // The text faces every built CLI prints, made from the registry alone.
+//! let help = pas_spec::faces::agent_help::render_tool(&registry);
+//! assert!(help.contains("hello"));
+//! let spec_back = pas_spec::write::to_json(&registry);
+//! assert!(spec_back.contains("\"specVersion\""));
+//!
+//! // A mistake is a diagnostic with a stable code, the file:line:col and a hint.
+//! let misspelt = yaml.replace("summary:", "sumary:");
+//! let (_, diagnostics) = check_source(&Source::new("hello.yaml", misspelt, Format::Yaml));
+//! let first = &diagnostics[0];
+//! assert!(first.is_error());
+//! assert_eq!(first.location.as_ref().map(|l| l.line), Some(4));
+//! println!("{}: {} {} ({:?})", first.location.as_ref().unwrap(), first.code, first.message, first.hint);
+//! ```
 #![deny(missing_docs)]
 
 pub mod builtin_codes;
