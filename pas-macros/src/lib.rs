@@ -18,7 +18,7 @@
 //!   clap's value parser for a type without one).
 //!
 //! The macro emits registry-building data only; `pas::registry_of::<Cli>()` pairs it with
-//! `Cli::command()`, and `pas::run::<Cli>(handler)` runs the tool.
+//! `Cli::command()`, and `pas::run::<Cli, _>(handler)` runs the tool.
 //!
 //! ```
 //! use clap::Parser;
