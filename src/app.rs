@@ -128,7 +128,8 @@ impl App {
         self
     }
 
-    /// The registry.
+    /// The tool's registry, as its faces show it: a derive-built tool's output and input
+    /// schemas are made on this first call if no call needed them yet.
     pub fn registry(&self) -> &Registry {
         self.schemas.complete(&self.registry)
     }
