@@ -8,7 +8,7 @@
 //! # Getting started
 //!
 //! ```sh
-//! cargo add pas-kit clap schemars serde_json
+//! cargo add pas-kit schemars serde_json
 //! cargo add clap serde --features clap/derive,serde/derive
 //! ```
 //!
@@ -408,6 +408,13 @@ pub use pas_macros::AgentTool;
 /// and `app(handlers) -> App`. Put it in a module of its own (`mod spec { pas::include_spec!(..); }`);
 /// the crate needs `clap`, `serde`, `serde_json` and `schemars` as dependencies.
 pub use pas_macros::include_spec;
+
+/// The README's "Use pas in your own CLI" example, compiled with the doctests (not run: its
+/// `main` reads the process's argv). `tests/readme_own_cli.rs` checks that the README shows
+/// this very file.
+#[cfg(doctest)]
+#[doc = concat!("```no_run\n", include_str!("../tests/readme/lines.rs"), "```")]
+pub struct ReadmeOwnCli;
 
 /// What `#[derive(AgentTool)]` expands to refers to; not a stable API.
 #[doc(hidden)]
