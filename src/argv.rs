@@ -10,7 +10,8 @@
 use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
 
-/// The agent-mode flag.
+/// The agent-mode flag: machine output (JSON, JSON errors) for this call, accepted anywhere
+/// before `--`.
 pub const AGENT_FLAG: &str = "--agent";
 /// The environment variable that turns agent mode on (`1`, `true`, `yes` or `on`).
 pub const AGENT_ENV: &str = "PAS_AGENT";

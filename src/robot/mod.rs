@@ -49,7 +49,7 @@ impl Warning {
         }
     }
 
-    /// Sets the severity.
+    /// Sets how much the warning matters (default [`Severity::Warning`]).
     pub fn severity(mut self, severity: Severity) -> Warning {
         self.severity = severity;
         self
