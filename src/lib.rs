@@ -104,18 +104,21 @@
 //!
 //! With nothing more, the binary answers `greet --agent --help` (the contract an agent reads),
 //! `greet --version` (`greet 1.0.0 (PAS Level 2 Compliant)`), `greet docs` (the `.llm` file
-//! and the Agent Skills `SKILL.md` with `--skill`), `greet completions bash`, `greet man`,
-//! `greet --pas-spec` (the registry as a spec), `greet --validate-pas` (the conformance checks
-//! on itself) and `greet mcp` (an MCP server over stdio, feature `mcp`). A unit test keeps the
-//! description sound: `pas::spec::validate::validate(&pas::registry_of::<Cli>())` returns no
-//! error.
+//! and the Agent Skills `SKILL.md` with `--skill`) and `greet --pas-spec` (the registry as a
+//! spec); the tooling faces `greet completions bash`, `greet man`, `greet --validate-pas` (the
+//! conformance checks on itself) and `greet mcp` (an MCP server over stdio) come with the cargo
+//! features of those names (`full` for all). A unit test keeps the description sound:
+//! `pas_spec::validate::validate(&pas::registry_of::<Cli>())`, with `pas-spec` as a
+//! dev-dependency, returns every problem `pas-gen check` would report.
 //!
 //! ## 2. A spec-driven CLI
 //!
 //! The tool is described in a YAML or JSON spec (the format: `specs/README.md` of the
-//! repository; `pas-gen check SPEC` checks one). Loaded at run time, the registry builds the
-//! parser, and handlers are registered by the command's dotted name; [`Args`] reads each
-//! parameter by its snake_case name:
+//! repository; `pas-gen check SPEC` reports every problem in one, and so does
+//! `pas_spec::check_source` in a test). Loaded at run time (`pas::spec::load`, the `load`
+//! feature where pas-kit makes it optional), the registry builds the parser, and handlers are
+//! registered by the command's dotted name; [`Args`] reads each parameter by its snake_case
+//! name:
 //!
 //! ```
 //! use std::process::ExitCode;
@@ -162,11 +165,10 @@
 //! }
 //!
 //! fn main() {
-//!     // Every problem in the spec at once, each with file:line:col and a hint.
+//!     // A spec that does not parse is a diagnostic with file:line:col and a hint.
 //!     let source = Source::new("weather.yaml", SPEC, Format::Yaml);
-//!     let (registry, diagnostics) = pas::spec::check_source(&source);
-//!     assert!(diagnostics.iter().all(|d| !d.is_error()), "{diagnostics:?}");
-//!     let app = App::new(registry.unwrap()).handler("current", current);
+//!     let registry = pas::spec::load::parse(&source).unwrap_or_else(|d| panic!("{d:?}"));
+//!     let app = App::new(registry).handler("current", current);
 //!     assert!(app.missing_handlers().is_empty());
 //!     let code = app.run_from(["weather", "--agent", "current", "Paris"]);
 //!     // stdout: {"city":"Paris","celsius":18}

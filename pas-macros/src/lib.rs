@@ -90,7 +90,7 @@
 //! let names: Vec<&str> = registry.commands.iter().map(|c| c.name.as_str()).collect();
 //! assert_eq!(names, ["task.create", "task.delete"]);
 //! // The derive-built registry passes the same validator as a spec.
-//! let diagnostics = pas::spec::validate::validate(&registry);
+//! let diagnostics = pas_spec::validate::validate(&registry);
 //! assert!(diagnostics.iter().all(|d| !d.is_error()), "{diagnostics:?}");
 //! ```
 //!

@@ -1,17 +1,5 @@
+#![deny(missing_docs)]
 //! `pas-spec`: the registry model of pas and everything that reads or writes it as text.
-//!
-//! - [`model`]: the registry (a tool and its commands); also the spec format v1.
-//! - [`load`]: reading a spec from YAML or JSON, with file:line:col on every error.
-//! - [`source_map`]: JSON pointer to line and column, so later diagnostics can point into the file.
-//! - [`validate`]: every semantic problem at once, each with a stable code and a hint.
-//! - [`schema`]: the spec format's JSON Schema, generated from the model.
-//! - [`write`](mod@write): the registry printed back as a YAML or JSON spec.
-//! - [`verbs`]: the level 3 and 4 verb commands synthesized from `resources`.
-//! - [`codes`]: every diagnostic code with its summary.
-//! - [`builtin_codes`]: the error constants and exit codes every built CLI has.
-//! - [`faces`]: the text faces (agent help, `.llm`, MCP `tools/list`), shared with the runtime.
-//!
-//! Parse, validate and emit are separate steps: [`check_source`] runs the first two.
 //!
 //! ```
 //! use pas_spec::{Format, Source, check_source};
@@ -47,7 +35,19 @@
 //! assert_eq!(first.location.as_ref().map(|l| l.line), Some(4));
 //! println!("{}: {} {} ({:?})", first.location.as_ref().unwrap(), first.code, first.message, first.hint);
 //! ```
-#![deny(missing_docs)]
+//!
+//! - [`model`]: the registry (a tool and its commands); also the spec format v1.
+//! - [`load`]: reading a spec from YAML or JSON, with file:line:col on every error.
+//! - [`source_map`]: JSON pointer to line and column, so later diagnostics can point into the file.
+//! - [`validate`]: every semantic problem at once, each with a stable code and a hint.
+//! - [`schema`]: the spec format's JSON Schema, generated from the model.
+//! - [`write`](mod@write): the registry printed back as a YAML or JSON spec.
+//! - [`verbs`]: the level 3 and 4 verb commands synthesized from `resources`.
+//! - [`codes`]: every diagnostic code with its summary.
+//! - [`builtin_codes`]: the error constants and exit codes every built CLI has.
+//! - [`faces`]: the text faces (agent help, `.llm`, MCP `tools/list`), shared with the runtime.
+//!
+//! Parse, validate and emit are separate steps: [`check_source`] runs the first two.
 
 pub mod builtin_codes;
 pub mod codes;
