@@ -63,8 +63,7 @@ impl Error {
         self
     }
 
-    /// The constant an agent matches on (`FILE_NOT_FOUND`), printed as `error`; the exit code
-    /// is looked up from it in the registry.
+    /// The constant.
     pub fn code(&self) -> &str {
         &self.code
     }

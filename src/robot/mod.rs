@@ -49,7 +49,7 @@ impl Warning {
         }
     }
 
-    /// Sets how much the warning matters (default [`Severity::Warning`]).
+    /// Sets the severity.
     pub fn severity(mut self, severity: Severity) -> Warning {
         self.severity = severity;
         self
