@@ -128,7 +128,8 @@ impl App {
         self
     }
 
-    /// The registry.
+    /// The tool's registry, as its faces show it: a derive-built tool's output and input
+    /// schemas are made on this first call if no call needed them yet.
     pub fn registry(&self) -> &Registry {
         self.schemas.complete(&self.registry)
     }
@@ -156,8 +157,39 @@ impl App {
         self.run_from(std::env::args_os())
     }
 
-    /// Runs the given argv (argv[0] first). Installs the process's signal handlers and panic
-    /// hook, so call it once per process.
+    /// Runs the given argv (`argv[0]`, the program name, first) as one call of the tool: output
+    /// goes to the process's stdout and stderr as [`App::run`]'s does, and the call's exit code
+    /// is returned instead of ending the process, so a test or a doctest can run a tool on an
+    /// argv of its choosing and check the code. Agent mode also comes from `PAS_AGENT`.
+    ///
+    /// It installs the process's SIGINT/SIGTERM handlers and panic hook for the call, so run
+    /// one call per process (a doctest, or a test binary of its own); a test that runs many
+    /// calls should spawn the built binary instead.
+    ///
+    /// ```
+    /// use std::process::ExitCode;
+    /// use pas::{App, Args, Context, Error, Reply};
+    ///
+    /// let spec = r#"
+    /// specVersion: 1
+    /// name: hello
+    /// version: 1.0.0
+    /// summary: Say hello.
+    /// level: 1
+    /// commands:
+    ///   - name: hello
+    ///     path: []
+    ///     description: Greet the world.
+    ///     output: object
+    /// "#;
+    /// let source = pas::spec::Source::new("hello.yaml", spec, pas::spec::Format::Yaml);
+    /// let registry = pas::spec::load::parse(&source).expect("a valid spec");
+    /// let app = App::new(registry).handler("hello", |_: &Args, _: &Context| {
+    ///     Ok::<_, Error>(Reply::object(&serde_json::json!({ "greeting": "hello" })))
+    /// });
+    /// // Prints {"greeting":"hello"} and returns instead of exiting.
+    /// assert_eq!(app.run_from(["hello", "--agent"]), ExitCode::SUCCESS);
+    /// ```
     pub fn run_from<I, T>(mut self, args: I) -> ExitCode
     where
         I: IntoIterator<Item = T>,

@@ -10,7 +10,8 @@
 use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
 
-/// The agent-mode flag.
+/// The agent-mode flag: machine output (JSON, JSON errors) for this call, accepted anywhere
+/// before `--`.
 pub const AGENT_FLAG: &str = "--agent";
 /// The environment variable that turns agent mode on (`1`, `true`, `yes` or `on`).
 pub const AGENT_ENV: &str = "PAS_AGENT";
@@ -26,7 +27,7 @@ pub const VALIDATE_FLAG: &str = "--validate-pas";
 /// What the pre-scan found.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Prescan {
-    /// argv without the runtime's flags (argv[0] kept).
+    /// argv without the runtime's flags (`argv[0]` kept).
     pub argv: Vec<OsString>,
     /// `--agent` was given, or the environment variable is set.
     pub agent: bool,
@@ -58,7 +59,7 @@ pub(crate) fn env_enables(value: Option<&OsStr>) -> bool {
     })
 }
 
-/// Scans argv (argv[0] included) once.
+/// Scans argv (`argv[0]` included) once.
 pub(crate) fn prescan(args: impl IntoIterator<Item = OsString>, env_agent: bool) -> Prescan {
     let mut found = Prescan {
         agent: env_agent,

@@ -55,12 +55,14 @@ impl Context {
         self.shared.agent
     }
 
-    /// The whole registry.
+    /// The tool's whole registry (its name, exit codes and every command), e.g. to name the
+    /// tool in a message or read a declared limit.
     pub fn registry(&self) -> &Registry {
         &self.shared.registry
     }
 
-    /// This command's registry entry.
+    /// The registry entry of the command this call runs (a level 3/4 verb included): its name,
+    /// parameters, effect and declared errors.
     pub fn command(&self) -> &pas_spec::Command {
         match &self.command {
             Selected::Declared(index) => &self.shared.registry.commands[*index],

@@ -35,7 +35,8 @@ impl Error {
         }
     }
 
-    /// `GENERAL_ERROR` (exit 1).
+    /// `GENERAL_ERROR` (exit 1): a failure the tool's exit-code table has no constant for. Prefer
+    /// a declared constant an agent can act on.
     pub fn general(message: impl Into<String>) -> Self {
         Error::new(codes::GENERAL_ERROR, message)
     }
@@ -67,17 +68,17 @@ impl Error {
         &self.code
     }
 
-    /// The message.
+    /// The one-sentence message, printed as `message` (secrets redacted).
     pub fn message(&self) -> &str {
         &self.message
     }
 
-    /// The suggestion, if any.
+    /// What to do next, printed as `suggestion` (`hint` in compose), if one was added.
     pub fn suggestion(&self) -> Option<&str> {
         self.suggestion.as_deref()
     }
 
-    /// The details, if any.
+    /// The machine-readable context, printed as `details`, if any was added.
     pub fn details(&self) -> Option<&Value> {
         self.details.as_deref()
     }

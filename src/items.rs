@@ -30,7 +30,9 @@ impl<T: Serialize + 'static> Items<T> {
         }
     }
 
-    /// Items that cannot fail.
+    /// Items that cannot fail one by one (already in memory, or from an infallible iterator);
+    /// [`Items::new`] takes `Result`s, so that one item's error ends the list after the lines
+    /// already written.
     pub fn ok<I>(items: I) -> Self
     where
         I: IntoIterator<Item = T>,

@@ -5,24 +5,308 @@
 //! handler's typed result through the tool's contract profile (`pas`, `compose` or `robot`).
 //! Handlers never print and never know which contract they serve.
 //!
-//! ```no_run
-//! use pas::{App, Args, Context, Error, Reply};
+//! # Getting started
 //!
-//! fn get(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
-//!     let id: i64 = args.require("id")?;
-//!     Ok(Reply::object(&serde_json::json!({ "id": id })))
+//! ```sh
+//! cargo add pas-kit schemars serde_json
+//! cargo add clap serde --features clap/derive,serde/derive
+//! ```
+//!
+//! The package is `pas-kit`, the library `pas` (`use pas::...`). Three ways in follow, each a
+//! whole program: a CLI described by clap's derive plus `#[derive(AgentTool)]`, one described by
+//! a spec, and a level 3 data tool whose data are paths. A real `main` ends with
+//! [`App::run`], which reads the process's argv and returns its `ExitCode`; the examples run
+//! one call each through [`App::run_from`] instead, which takes the argv and returns the code,
+//! and the comments show what the call prints.
+//!
+//! ## 1. A derive-built CLI: `#[derive(AgentTool)]` beside clap
+//!
+//! clap keeps describing the arguments; `#[agent(...)]` adds what clap has no word for: the PAS
+//! level, the exit codes a failure can end with, examples, and the type of the output (any
+//! `schemars::JsonSchema` type). The handler gets the parsed `Cli` and returns a [`Reply`] or an
+//! [`Error`]; it never prints. The derive's keys are listed in the `pas-macros` crate.
+//!
+//! ```
+//! use std::process::ExitCode;
+//!
+//! use clap::Parser;
+//! use pas::{AgentTool, App, Context, Error, Reply};
+//!
+//! /// Greet someone by name.
+//! #[derive(Parser, AgentTool)]
+//! #[command(name = "greet", version = "1.0.0")]
+//! #[agent(
+//!     level = 2,
+//!     exit_code(100, NAME_EMPTY, "The name is empty"),
+//!     example("greet --agent --name Ada", "Greet Ada, as one JSON object"),
+//!     command(name = "greet", output = Greeting, errors(NAME_EMPTY)),
+//! )]
+//! struct Cli {
+//!     /// Who to greet.
+//!     #[arg(long, default_value = "world")]
+//!     name: String,
 //! }
 //!
-//! fn list(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
-//!     let count: i64 = args.get("count")?.unwrap_or(3);
-//!     Ok(Reply::list((0..count).map(|id| Ok(serde_json::json!({ "id": id })))))
+//! /// What `greet` answers.
+//! #[derive(serde::Serialize, schemars::JsonSchema)]
+//! struct Greeting {
+//!     /// The whole sentence.
+//!     greeting: String,
 //! }
 //!
-//! # fn registry() -> pas::spec::Registry { unimplemented!() }
-//! fn main() -> std::process::ExitCode {
-//!     App::new(registry()).handler("item.get", get).handler("item.list", list).run()
+//! fn greet(cli: Cli, _ctx: &Context) -> Result<Reply, Error> {
+//!     if cli.name.trim().is_empty() {
+//!         return Err(Error::new("NAME_EMPTY", "the name is empty")
+//!             .with_suggestion("greet --agent --name Ada"));
+//!     }
+//!     let greeting = format!("hello {}", cli.name);
+//!     // The JSON for agents, and the line people see without --agent.
+//!     Ok(Reply::object_with_text(&Greeting { greeting: greeting.clone() }, greeting))
+//! }
+//!
+//! fn main() {
+//!     let app = App::from_tool::<Cli, _>(greet);
+//!     // Your binary: `fn main() -> ExitCode { App::from_tool::<Cli, _>(greet).run() }`.
+//!     let code = app.run_from(["greet", "--agent", "--name", "Ada"]);
+//!     // stdout: {"greeting":"hello Ada"}
+//!     assert_eq!(code, ExitCode::SUCCESS);
 //! }
 //! ```
+//!
+//! A failure is one JSON line on stderr and the exit code the tool declared:
+//!
+//! ```
+//! # use std::process::ExitCode;
+//! # use clap::Parser;
+//! # use pas::{AgentTool, App, Context, Error, Reply};
+//! # /// Greet someone by name.
+//! # #[derive(Parser, AgentTool)]
+//! # #[command(name = "greet", version = "1.0.0")]
+//! # #[agent(level = 2, exit_code(100, NAME_EMPTY, "The name is empty"),
+//! #     example("greet --agent --name Ada", "Greet Ada"), command(name = "greet", errors(NAME_EMPTY)))]
+//! # struct Cli {
+//! #     /// Who to greet.
+//! #     #[arg(long, default_value = "world")]
+//! #     name: String,
+//! # }
+//! # fn greet(cli: Cli, _ctx: &Context) -> Result<Reply, Error> {
+//! #     if cli.name.trim().is_empty() {
+//! #         return Err(Error::new("NAME_EMPTY", "the name is empty")
+//! #             .with_suggestion("greet --agent --name Ada"));
+//! #     }
+//! #     Ok(Reply::object(&serde_json::json!({ "greeting": format!("hello {}", cli.name) })))
+//! # }
+//! let code = App::from_tool::<Cli, _>(greet).run_from(["greet", "--agent", "--name", ""]);
+//! // stderr: {"error":"NAME_EMPTY","message":"the name is empty","code":100,
+//! //          "suggestion":"greet --agent --name Ada"}
+//! assert_eq!(code, ExitCode::from(100));
+//! ```
+//!
+//! With nothing more, the binary answers `greet --agent --help` (the contract an agent reads),
+//! `greet --version` (`greet 1.0.0 (PAS Level 2 Compliant)`), `greet docs` (the `.llm` file
+//! and the Agent Skills `SKILL.md` with `--skill`) and `greet --pas-spec` (the registry as a
+//! spec); the tooling faces `greet completions bash`, `greet man`, `greet --validate-pas` (the
+//! conformance checks on itself) and `greet mcp` (an MCP server over stdio) come with the cargo
+//! features of those names (`full` for all). A unit test keeps the description sound:
+//! `pas_spec::validate::validate(&pas::registry_of::<Cli>())`, with `pas-spec` as a
+//! dev-dependency, returns every problem `pas-gen check` would report.
+//!
+//! ## 2. A spec-driven CLI
+//!
+//! The tool is described in a YAML or JSON spec (the format: `specs/README.md` of the
+//! repository; `pas-gen check SPEC` reports every problem in one, and so does
+//! `pas_spec::check_source` in a test). Loaded at run time (`pas::spec::load`, the `load`
+//! feature where pas-kit makes it optional), the registry builds the parser, and handlers are
+//! registered by the command's dotted name; [`Args`] reads each parameter by its snake_case
+//! name:
+//!
+//! ```
+//! use std::process::ExitCode;
+//!
+//! use pas::spec::{Format, Source};
+//! use pas::{App, Args, Context, Error, Reply};
+//!
+//! const SPEC: &str = r#"
+//! specVersion: 1
+//! name: weather
+//! version: 1.0.0
+//! summary: Current conditions in a city.
+//! level: 2
+//! exitCodes:
+//!   - code: 100
+//!     name: CITY_NOT_FOUND
+//!     meaning: No city has this name
+//! examples:
+//!   - command: weather --agent current Paris
+//!     description: The conditions in Paris, as one JSON object
+//! commands:
+//!   - name: current
+//!     description: The conditions now in one city.
+//!     parameters:
+//!       - name: city
+//!         kind: positional
+//!         required: true
+//!         description: The city's name.
+//!     output: object
+//!     outputSchema:
+//!       type: object
+//!       properties:
+//!         city: {type: string}
+//!         celsius: {type: integer}
+//!     errors: [CITY_NOT_FOUND]
+//! "#;
+//!
+//! fn current(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
+//!     let city: String = args.require("city")?;
+//!     match city.as_str() {
+//!         "Paris" => Ok(Reply::object(&serde_json::json!({ "city": city, "celsius": 18 }))),
+//!         _ => Err(Error::new("CITY_NOT_FOUND", format!("no city is named {city}"))),
+//!     }
+//! }
+//!
+//! fn main() {
+//!     // A spec that does not parse is a diagnostic with file:line:col and a hint.
+//!     let source = Source::new("weather.yaml", SPEC, Format::Yaml);
+//!     let registry = pas::spec::load::parse(&source).unwrap_or_else(|d| panic!("{d:?}"));
+//!     let app = App::new(registry).handler("current", current);
+//!     assert!(app.missing_handlers().is_empty());
+//!     let code = app.run_from(["weather", "--agent", "current", "Paris"]);
+//!     // stdout: {"city":"Paris","celsius":18}
+//!     assert_eq!(code, ExitCode::SUCCESS);
+//! }
+//! ```
+//!
+//! [`include_spec!`] reads the spec at compile time instead: every mistake in it is a compile
+//! error, and it generates typed clap structs, one output type per command, and a `Handlers`
+//! trait with one method per command (what `pas-gen generate SPEC` writes as a file). With the
+//! spec of the PAS standard's word counter at `specs/word-counter.yaml` beside `Cargo.toml`:
+//!
+//! ```
+//! use std::process::ExitCode;
+//!
+//! use pas::{Context, Error, Items};
+//!
+//! mod spec {
+//!     pas::include_spec!("specs/word-counter.yaml");
+//! }
+//!
+//! struct WordCounter;
+//!
+//! impl spec::Handlers for WordCounter {
+//!     fn count(&self, args: spec::Cli, _ctx: &Context) -> Result<Items<spec::CountItem>, Error> {
+//!         let counts = args.files.into_iter().map(|file| {
+//!             let text = std::fs::read_to_string(&file).map_err(|err| {
+//!                 Error::new("FILE_NOT_FOUND", format!("cannot read {file}: {err}"))
+//!             })?;
+//!             let words = text.split_whitespace().count() as i64;
+//!             Ok(spec::CountItem { file, file_bytes: None, words })
+//!         });
+//!         Ok(Items::new(counts))
+//!     }
+//! }
+//!
+//! fn main() {
+//!     let file = std::env::temp_dir().join(format!("pas-doc-{}.txt", std::process::id()));
+//!     std::fs::write(&file, "one two three").unwrap();
+//!     let code = spec::app(WordCounter).run_from(["word-counter", "--agent", file.to_str().unwrap()]);
+//!     // stdout: {"file":"/tmp/pas-doc-….txt","words":3}
+//!     std::fs::remove_file(&file).unwrap();
+//!     assert_eq!(code, ExitCode::SUCCESS);
+//! }
+//! ```
+//!
+//! ## 3. A level 3 data tool: resources with `ls`, `cat` and `stat`
+//!
+//! At PAS level 3 a tool's data are paths, read with the verbs PAS fixes. Declare the path
+//! templates and the verbs each offers (`resource(...)`); the runtime adds the `ls`, `cat` and
+//! `stat` commands, checks and matches the path, and calls your [`Resources`] implementation,
+//! which returns typed answers ([`resources::Entry`], [`resources::Stat`], any JSON for `cat`).
+//! A tool keeps commands of its own beside the verbs.
+//!
+//! ```
+//! use std::process::ExitCode;
+//!
+//! use clap::Parser;
+//! use pas::resources::{Entry, Stat};
+//! use pas::{AgentTool, App, Context, Error, Items, NoGlobals, Reply, ResourcePath, Resources};
+//!
+//! /// The planets of the solar system, as paths.
+//! #[derive(Parser, AgentTool)]
+//! #[command(name = "planets", version = "1.0.0")]
+//! #[agent(
+//!     level = 3,
+//!     exit_code(100, NOT_FOUND, "No planet at this path"),
+//!     resource("/planets", ls, stat, "Every planet."),
+//!     resource("/planets/{name}", cat, stat, "One planet: its facts as JSON."),
+//!     example("planets --agent ls /planets", "Every planet, one JSON line each"),
+//! )]
+//! enum Cli {
+//!     /// The number of planets.
+//!     #[agent(output = Count)]
+//!     Count,
+//! }
+//!
+//! /// What `count` answers.
+//! #[derive(serde::Serialize, schemars::JsonSchema)]
+//! struct Count {
+//!     /// How many planets there are.
+//!     planets: usize,
+//! }
+//!
+//! const PLANETS: [(&str, u32); 4] = [("mercury", 0), ("venus", 0), ("earth", 1), ("mars", 2)];
+//!
+//! struct Planets;
+//!
+//! impl Planets {
+//!     /// The planet `/planets/{name}` names, or NOT_FOUND.
+//!     fn find(path: &ResourcePath) -> Result<serde_json::Value, Error> {
+//!         let name = path.param("name").unwrap_or_default();
+//!         let (name, moons) = PLANETS.iter().find(|(n, _)| *n == name).ok_or_else(|| {
+//!             Error::new("NOT_FOUND", format!("no planet at {path}"))
+//!                 .with_suggestion("planets --agent ls /planets")
+//!         })?;
+//!         Ok(serde_json::json!({ "name": name, "moons": moons }))
+//!     }
+//! }
+//!
+//! impl Resources for Planets {
+//!     type Globals = NoGlobals;
+//!
+//!     fn ls(&self, _: &NoGlobals, path: &ResourcePath, _: &Context) -> Result<Items<Entry>, Error> {
+//!         let entries: Vec<Entry> =
+//!             PLANETS.iter().map(|(name, _)| Entry::file(path.child(name)).with_name(*name)).collect();
+//!         Ok(Items::ok(entries))
+//!     }
+//!
+//!     fn cat(&self, _: &NoGlobals, path: &ResourcePath, _: &Context) -> Result<serde_json::Value, Error> {
+//!         Planets::find(path)
+//!     }
+//!
+//!     fn stat(&self, _: &NoGlobals, path: &ResourcePath, _: &Context) -> Result<Stat, Error> {
+//!         if path.template() == Some("/planets") {
+//!             return Ok(Stat::dir(path.as_str()));
+//!         }
+//!         let size = Planets::find(path)?.to_string().len() as u64;
+//!         Ok(Stat::file(path.as_str(), size))
+//!     }
+//! }
+//!
+//! fn main() {
+//!     let app = App::from_tool::<Cli, _>(|cli, _ctx| match cli {
+//!         Cli::Count => Ok(Reply::object(&Count { planets: PLANETS.len() })),
+//!     })
+//!     .resources(Planets);
+//!     assert!(app.missing_handlers().is_empty());
+//!     let code = app.run_from(["planets", "--agent", "ls", "/planets"]);
+//!     // stdout, one JSON line per planet:
+//!     // {"path":"/planets/mercury","type":"file","name":"mercury"} ...
+//!     assert_eq!(code, ExitCode::SUCCESS);
+//! }
+//! ```
+//!
+//! `planets --agent cat /planets/mars` prints `{"name":"mars","moons":2}`, `stat` its size, and
+//! `cat /planets/pluto` fails with `NOT_FOUND` (exit 100). Level 4 adds the state verbs (`cp`,
+//! `rm`, `sync`, `feedback`): see [`resources`] and the `notes` example of the repository.
 //!
 //! # The `pas` profile
 //!
@@ -57,6 +341,7 @@
 //! flag's value and source: default, file, environment or flag; and the `configFile`), `--toon`;
 //! `--dry-run` ([`Context::dry_run`]) and an enforced `--force` on destructive commands. A paged
 //! list returns [`Reply::page`] with a [`Page`].
+#![deny(missing_docs)]
 
 pub use pas_spec as spec;
 
@@ -125,6 +410,13 @@ pub use pas_macros::AgentTool;
 /// and `app(handlers) -> App`. Put it in a module of its own (`mod spec { pas::include_spec!(..); }`);
 /// the crate needs `clap`, `serde`, `serde_json` and `schemars` as dependencies.
 pub use pas_macros::include_spec;
+
+/// The README's "Use pas in your own CLI" example, compiled with the doctests (not run: its
+/// `main` reads the process's argv). `tests/readme_own_cli.rs` checks that the README shows
+/// this very file.
+#[cfg(doctest)]
+#[doc = concat!("```no_run\n", include_str!("../tests/readme/lines.rs"), "```")]
+pub struct ReadmeOwnCli;
 
 /// What `#[derive(AgentTool)]` expands to refers to; not a stable API.
 #[doc(hidden)]

@@ -68,7 +68,9 @@ impl Progress {
         Progress { inner }
     }
 
-    /// Advances by `delta`.
+    /// Moves the position forward by `delta` units of the total given to
+    /// [`crate::Context::progress`] (a bar redraws; events are written when the whole percentage
+    /// changes, every move when the total is unknown).
     pub fn inc(&self, delta: u64) {
         match &self.inner {
             Inner::Bar(bar) => bar.inc(delta),
@@ -77,7 +79,8 @@ impl Progress {
         }
     }
 
-    /// Sets the position.
+    /// Sets the position to `position` units of the total (for work whose progress is read from
+    /// elsewhere, like a byte offset).
     pub fn set_position(&self, position: u64) {
         match &self.inner {
             Inner::Bar(bar) => bar.set_position(position),

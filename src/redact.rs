@@ -30,7 +30,8 @@ use crate::clap_face::arg_id;
 use crate::codes;
 use crate::error::Error;
 
-/// What replaces a secret.
+/// What replaces a secret parameter's value wherever the runtime would print it: errors,
+/// suggestions, details and `--audit-log` records.
 pub const REDACTED: &str = "[REDACTED]";
 
 /// The fewest characters a secret value may have; a shorter one is refused (see the module

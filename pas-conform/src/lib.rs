@@ -5,13 +5,29 @@
 //! built with pas: both give the same report. It runs the tool, never links it, so a shell script
 //! is checked exactly as a Rust binary is.
 //!
-//! ```no_run
-//! use pas_conform::{Target, conform};
-//! let target = Target::resolve(vec!["./my-tool".into()], None, Some(2), None);
-//! let report = conform(&target);
-//! print!("{}", report.to_text());
-//! std::process::exit(if report.ok() { 0 } else { 1 });
+//! [`Target::resolve`] takes the command line that starts the tool (the program and any leading
+//! words, such as `python3 tool.py`), and optionally its spec, level and contract; what is not
+//! given is asked of the tool (`--pas-spec`, `--version`). [`conform`] then runs the checks and
+//! returns a [`Report`] with every check's verdict and the calls that prove it.
+//!
 //! ```
+//! use pas_conform::{Outcome, Target, conform};
+//!
+//! // A shell one-liner that ignores its arguments, held to PAS level 1.
+//! let tool = vec!["sh".to_owned(), "-c".to_owned(), "echo hello".to_owned()];
+//! let target = Target::resolve(tool, None, Some(1), None);
+//! let report = conform(&target);
+//!
+//! // `sh -c 'echo hello' --agent --pas-conform-no-such-flag` printed "hello" and exited 0:
+//! // an unknown flag must fail with a JSON error on stderr.
+//! let unknown = report.checks.iter().find(|c| c.id == "errors.unknown_flag").unwrap();
+//! assert_eq!(unknown.outcome, Outcome::Fail);
+//! assert!(!report.ok());
+//! assert_eq!(report.level_met(), 0);
+//! // What `pas-gen conform` prints: each check, why it failed, and the call that shows it.
+//! println!("{}", report.to_text());
+//! ```
+#![deny(missing_docs)]
 
 mod checks;
 mod context;

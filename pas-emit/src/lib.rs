@@ -7,8 +7,41 @@
 //! binary prints its registry back with `--pas-spec`; for a spec the emitter accepts that is the
 //! spec's registry in [`canonical`] form.
 //!
-//! The pipeline is one step per file: [`plan`](crate::plan) decides the tree and the names,
+//! The pipeline is one step per file: `plan` decides the tree and the names,
 //! `types`/`handlers` write tokens, `text` escapes spec text for Rust, `file` formats.
+//!
+//! ```
+//! use pas_spec::{Format, Source};
+//!
+//! let spec = "\
+//! specVersion: 1
+//! name: todo
+//! version: 0.1.0
+//! summary: Track tasks.
+//! level: 1
+//! commands:
+//!   - name: task.create
+//!     description: Create a task.
+//!     effect: write
+//!     parameters:
+//!       - name: title
+//!         kind: positional
+//!         required: true
+//!         description: The task's title.
+//!     output: object
+//! ";
+//! let registry = pas_spec::load::parse(&Source::new("todo.yaml", spec, Format::Yaml)).unwrap();
+//!
+//! // The module `include_spec!` expands to: clap types, the `Handlers` trait and `app`.
+//! let code = pas_emit::emit(&registry).unwrap().to_string();
+//! assert!(code.contains("trait Handlers"));
+//!
+//! // The one method a user writes for the command, as `pas-gen new` stubs it.
+//! let methods = pas_emit::handler_signatures(&registry).unwrap();
+//! assert_eq!(methods[0].command, "task.create");
+//! println!("fn {}(&self, {}) -> Result<{}, Error>", methods[0].method, methods[0].params, methods[0].output);
+//! ```
+#![deny(missing_docs)]
 
 mod agent;
 mod canonical;

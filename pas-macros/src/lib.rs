@@ -18,15 +18,15 @@
 //!   clap's value parser for a type without one).
 //!
 //! The macro emits registry-building data only; `pas::registry_of::<Cli>()` pairs it with
-//! `Cli::command()`, and `pas::run::<Cli>(handler)` runs the tool.
+//! `Cli::command()`, and `pas::run::<Cli, _>(handler)` runs the tool.
 //!
-//! ```ignore
+//! ```
 //! use clap::Parser;
 //! use pas::AgentTool;
 //!
 //! /// Count the words in files.
 //! #[derive(Parser, AgentTool)]
-//! #[command(name = "word-counter", version)]
+//! #[command(name = "word-counter", version = "1.0.0")]
 //! #[agent(
 //!     level = 2,
 //!     exit_code(100, FILE_NOT_FOUND, "File not found"),
@@ -41,14 +41,57 @@
 //!     files: Vec<std::path::PathBuf>,
 //! }
 //!
+//! /// The word count of one file.
+//! #[derive(serde::Serialize, schemars::JsonSchema)]
+//! struct FileCount {
+//!     /// The file as named on the command line.
+//!     file: String,
+//!     /// Number of whitespace-separated words.
+//!     words: u64,
+//! }
+//!
 //! /// A group of commands: each variant is one.
 //! #[derive(clap::Parser, AgentTool)]
+//! #[command(name = "todo", version = "0.1.0")]
 //! #[agent(level = 2, exit_code(100, NOT_FOUND, "No such task"))]
 //! enum Todo {
 //!     /// Create a task.
-//!     #[agent(name = "task.create", effect = "write", output = Task, errors(NOT_FOUND))]
-//!     Create { #[arg(long)] title: String },
+//!     #[agent(name = "task.create", effect = "write", output = Task)]
+//!     Create {
+//!         /// The task's title.
+//!         #[arg(long)]
+//!         title: String,
+//!     },
+//!     /// Delete a task.
+//!     #[agent(name = "task.delete", effect = "destructive", kind = "none", errors(NOT_FOUND))]
+//!     Delete {
+//!         /// The task's id.
+//!         id: u64,
+//!     },
 //! }
+//!
+//! /// One task.
+//! #[derive(serde::Serialize, schemars::JsonSchema)]
+//! struct Task {
+//!     /// Its id.
+//!     id: u64,
+//!     /// Its title.
+//!     title: String,
+//! }
+//!
+//! // What the derive and clap describe together: the registry every face is made from.
+//! let registry = pas::registry_of::<Cli>();
+//! assert_eq!(registry.name, "word-counter");
+//! assert_eq!(registry.exit_codes[0].name, "FILE_NOT_FOUND");
+//! assert_eq!(registry.commands[0].parameters[0].name, "files");
+//! assert!(registry.commands[0].output_schema.is_some());
+//!
+//! let registry = pas::registry_of::<Todo>();
+//! let names: Vec<&str> = registry.commands.iter().map(|c| c.name.as_str()).collect();
+//! assert_eq!(names, ["task.create", "task.delete"]);
+//! // The derive-built registry passes the same validator as a spec.
+//! let diagnostics = pas_spec::validate::validate(&registry);
+//! assert!(diagnostics.iter().all(|d| !d.is_error()), "{diagnostics:?}");
 //! ```
 //!
 //! ## Tool keys: on the root type (struct or enum)
@@ -108,6 +151,7 @@
 //! included): each derive checks its commands' codes in a `const` the root evaluates, so the error
 //! points at the code. Rules that need the whole built tool (examples parsed against clap, for
 //! one) are the run-time validator's: `TOOL --validate-pas`, or `pas_spec::validate` in a test.
+#![deny(missing_docs)]
 
 mod ast;
 mod attr;

@@ -1,11 +1,47 @@
+#![deny(missing_docs)]
 //! `pas-spec`: the registry model of pas and everything that reads or writes it as text.
+//!
+//! ```
+//! use pas_spec::{Format, Source, check_source};
+//!
+//! let yaml = "\
+//! specVersion: 1
+//! name: hello
+//! version: 1.0.0
+//! summary: Say hello.
+//! level: 1
+//! commands:
+//!   - name: hello
+//!     path: []
+//!     description: Greet the world.
+//!     output: object
+//! ";
+//! let (registry, diagnostics) = check_source(&Source::new("hello.yaml", yaml, Format::Yaml));
+//! assert!(diagnostics.is_empty(), "{diagnostics:?}");
+//! let registry = registry.expect("a valid spec gives its registry");
+//! assert_eq!(registry.commands[0].name, "hello");
+//!
+//! // The text faces every built CLI prints, made from the registry alone.
+//! let help = pas_spec::faces::agent_help::render_tool(&registry);
+//! assert!(help.contains("hello"));
+//! let spec_back = pas_spec::write::to_json(&registry);
+//! assert!(spec_back.contains("\"specVersion\""));
+//!
+//! // A mistake is a diagnostic with a stable code, the file:line:col and a hint.
+//! let misspelt = yaml.replace("summary:", "sumary:");
+//! let (_, diagnostics) = check_source(&Source::new("hello.yaml", misspelt, Format::Yaml));
+//! let first = &diagnostics[0];
+//! assert!(first.is_error());
+//! assert_eq!(first.location.as_ref().map(|l| l.line), Some(4));
+//! println!("{}: {} {} ({:?})", first.location.as_ref().unwrap(), first.code, first.message, first.hint);
+//! ```
 //!
 //! - [`model`]: the registry (a tool and its commands); also the spec format v1.
 //! - [`load`]: reading a spec from YAML or JSON, with file:line:col on every error.
 //! - [`source_map`]: JSON pointer to line and column, so later diagnostics can point into the file.
 //! - [`validate`]: every semantic problem at once, each with a stable code and a hint.
 //! - [`schema`]: the spec format's JSON Schema, generated from the model.
-//! - [`write`]: the registry printed back as a YAML or JSON spec.
+//! - [`write`](mod@write): the registry printed back as a YAML or JSON spec.
 //! - [`verbs`]: the level 3 and 4 verb commands synthesized from `resources`.
 //! - [`codes`]: every diagnostic code with its summary.
 //! - [`builtin_codes`]: the error constants and exit codes every built CLI has.

@@ -6,9 +6,9 @@
 //! the reader never holds more than [`MAX_SPEC_BYTES`] + 1 bytes, and the parsers run under
 //! depth, node and alias budgets.
 //!
-//! - [`read`]: bytes from a file or a reader, size, UTF-8 and emptiness checks, format detection.
-//! - [`yaml`] and [`json`]: text to registry, each mapping its parser's errors to diagnostics.
-//! - [`report`]: the wording shared by both (did-you-mean, key lists, pointers, positions).
+//! - `read`: bytes from a file or a reader, size, UTF-8 and emptiness checks, format detection.
+//! - `yaml` and `json`: text to registry, each mapping its parser's errors to diagnostics.
+//! - `report`: the wording shared by both (did-you-mean, key lists, pointers, positions).
 
 // `Result<_, Diagnostic>` is the crate's interface (`check_source` collects the diagnostic as is);
 // a diagnostic is only built on the cold error path, once per load, so its size costs nothing.

@@ -3,7 +3,7 @@
 //! The validator works on the registry alone and names each problem by a JSON pointer; this map
 //! turns the pointer back into a line and column. It is built from the YAML event stream
 //! (granit-parser, which serde-saphyr re-exports), which also reads JSON, so one walk serves both
-//! formats. The walk itself is in [`walk`]; this file holds the map and its lookups.
+//! formats. The walk itself is in `walk`; this file holds the map and its lookups.
 
 mod walk;
 

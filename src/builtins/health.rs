@@ -33,7 +33,8 @@ pub enum CheckStatus {
 /// What a check found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Check {
-    /// The verdict.
+    /// The verdict; the worst verdict of all checks is `health`'s overall `status` (`ready`,
+    /// `degraded` or `blocked`).
     pub status: CheckStatus,
     /// What was found, in one sentence.
     pub message: String,
@@ -42,7 +43,7 @@ pub struct Check {
 }
 
 impl Check {
-    /// All is well.
+    /// A check that passed; `message` says what was checked (`store reachable at ~/.todo.db`).
     pub fn ok(message: impl Into<String>) -> Check {
         Check {
             status: CheckStatus::Ok,

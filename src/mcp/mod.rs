@@ -5,11 +5,11 @@
 //!   ([`pas_spec::faces::mcp`]): one tool per command and per level 3/4 verb.
 //! - `tools/call` validates the arguments against the tool's `inputSchema` (a violation is a
 //!   tool error naming the argument), turns them into the argv the CLI would get
-//!   ([`arguments`]), and runs the handler in-process exactly as the CLI does (its guards too:
-//!   a destructive command needs `force: true`). The reply becomes a result as [`result`] says;
+//!   (`arguments.rs`), and runs the handler in-process exactly as the CLI does (its guards too:
+//!   a destructive command needs `force: true`). The reply becomes a result as `result.rs` says;
 //!   a handler error or panic becomes `isError: true` with the structured error and the exit
 //!   code the CLI would have used, and the server keeps serving.
-//! - Levels 3 and 4: resources as MCP resources (see [`resources`]).
+//! - Levels 3 and 4: resources as MCP resources (see `resources.rs`).
 //! - A secret parameter is never an argument (the face leaves it out; it comes from its
 //!   environment variable or the configuration file) and every secret is redacted from what
 //!   the server writes.

@@ -43,9 +43,10 @@ pub const NOT_IMPLEMENTED: &str = "NOT_IMPLEMENTED";
 
 /// The handlers of a tool's resources: one method per verb. Only the verbs a resource offers
 /// are ever called, with a path that resource's template matched; the others keep their
-/// default, a structured `NOT_IMPLEMENTED` error.
+/// default, a structured `NOT_IMPLEMENTED` error. The crate documentation's level 3 example
+/// runs a whole tool built on it.
 ///
-/// ```ignore
+/// ```
 /// struct Store;
 ///
 /// impl pas::Resources for Store {

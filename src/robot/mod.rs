@@ -30,8 +30,11 @@ pub struct Warning {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// Worth knowing; nothing in the result is affected.
     Info,
+    /// The result is usable, but part of it may be degraded (the default).
     Warning,
+    /// Part of the result could not be produced; the rest is still returned.
     Error,
 }
 
@@ -66,9 +69,13 @@ impl Warning {
 /// `--prose-style`: the voice of `data.prose_summary`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ProseStyle {
+    /// `terse`: minimal, bullet-like ("3 kills: node(2), python(1).").
     Terse,
+    /// `conversational`: friendly, complete sentences.
     Conversational,
+    /// `formal`: precise and impersonal.
     Formal,
+    /// `technical`: the most detail: figures, probabilities, units.
     Technical,
 }
 

@@ -70,7 +70,8 @@ impl Session {
         self.lock().manifest.session_id.clone()
     }
 
-    /// The current state.
+    /// The session's current state, one of the spec's session states (`planned`, ...), as its
+    /// manifest on disk holds it.
     pub fn state(&self) -> String {
         self.lock().manifest.state.clone()
     }

@@ -15,10 +15,21 @@
 //! (never through an existing file or link) with a unique name beside the target, which is then
 //! renamed over it. Concurrent writers of one file never fail each other; the last rename wins.
 //!
-//! ```no_run
-//! let store = pas::store::Root::open("/home/me/.local/share/notes")?;
+//! ```
+//! # let dir = std::env::temp_dir().join(format!("pas-store-doc-{}", std::process::id()));
+//! // A tool's own store would be `Root::tool_data("notes")?`, under $XDG_DATA_HOME.
+//! let store = pas::store::Root::open(&dir)?;
 //! store.write("inbox/milk.json", b"{\"title\":\"Milk\"}\n")?;
 //! let bytes = store.read("inbox/milk.json")?; // Some(bytes), or None when absent
+//! assert_eq!(bytes.as_deref(), Some(&b"{\"title\":\"Milk\"}\n"[..]));
+//!
+//! // A link that leads out of the root is refused, whatever the handler asked for.
+//! # #[cfg(unix)] {
+//! std::os::unix::fs::symlink("/etc", dir.join("escape"))?;
+//! let refused = store.read("escape/hostname").unwrap_err();
+//! assert_eq!(refused.code(), pas::store::PATH_ESCAPES_ROOT);
+//! # }
+//! # std::fs::remove_dir_all(&dir)?;
 //! # Ok::<(), pas::Error>(())
 //! ```
 

@@ -100,7 +100,7 @@ pub struct CommandMeta {
 pub struct LazySchema(pub fn() -> Value);
 
 impl LazySchema {
-    /// The schema.
+    /// Builds the schema now (each call runs the function again; the runtime keeps the result).
     pub fn schema(&self) -> Value {
         (self.0)()
     }

@@ -14,6 +14,8 @@
 //!
 //! The library half exists so that tests can build the same registry the binary prints.
 
+#![deny(missing_docs)]
+
 mod count;
 mod item;
 

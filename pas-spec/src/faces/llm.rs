@@ -63,21 +63,27 @@ pub struct Document {
 /// A (signature, facts) row, as agent help words it.
 #[derive(Debug, Clone, Serialize)]
 pub struct Row {
+    /// The flag or argument as typed, with its value's placeholder (`--limit <N>`, `<path>`).
     pub signature: String,
+    /// Its type, default, constraints and description in one line (`integer, default 10. ...`).
     pub facts: String,
 }
 
 /// An invocation or habit and what it does (or what to do instead). `text` may be empty.
 #[derive(Debug, Clone, Serialize)]
 pub struct Pattern {
+    /// The invocation, on one line (`notes cat notes/a.md`).
     pub command: String,
+    /// What it does (an example) or what to do instead (an anti-pattern), on one line.
     pub text: String,
 }
 
 /// One exit code and what it means, with its constants (`General error (GENERAL_ERROR, ...)`).
 #[derive(Debug, Clone, Serialize)]
 pub struct Code {
+    /// The process exit code.
     pub code: u16,
+    /// Its meaning and the error constants that end with it, as agent help words them.
     pub text: String,
 }
 
@@ -90,11 +96,13 @@ pub struct CommandDoc {
     pub words: String,
     /// Its usage line.
     pub usage: String,
+    /// What the command does, on one line.
     pub description: String,
     /// Effect and idempotence (and `--force`, `--dry-run`), as a sentence.
     pub effect: String,
     /// Extra facts as sentences: rate limit, deprecation.
     pub notes: Vec<String>,
+    /// Its parameters, then the built-in switches it answers (`--force`, `--dry-run`, ...).
     pub parameters: Vec<Row>,
     /// The output kind in a word or two (`object`, `NDJSON`, ...).
     pub output: String,
@@ -104,16 +112,20 @@ pub struct CommandDoc {
     pub input: String,
     /// The tool's exit codes this command may end with, as `NAME (code)`.
     pub errors: Vec<String>,
+    /// Its declared examples, each an invocation and what it does.
     pub examples: Vec<Pattern>,
 }
 
 /// One field of an output object.
 #[derive(Debug, Clone, Serialize)]
 pub struct Field {
+    /// The field's JSON key.
     pub name: String,
     /// JSON type in words: `string`, `integer >= 0`, `one of: open, done`, `array of string`.
     pub ty: String,
+    /// Whether every result has the field (the output schema lists it as `required`).
     pub required: bool,
+    /// The schema's description of the field, on one line, or empty.
     pub description: String,
 }
 

@@ -4,10 +4,10 @@
 //! what a shape cannot say: names that clash, exit codes outside a profile's ranges, examples that
 //! would not parse, a claimed level the resources do not back, schemas that are not schemas.
 //!
-//! Each family of rules lives in its own file and writes into one [`Report`]; none stops at the
-//! first problem. [`Context`] holds the indexes several families share, built once, so that every
+//! Each family of rules lives in its own file and writes into one `Report`; none stops at the
+//! first problem. `Context` holds the indexes several families share, built once, so that every
 //! rule is linear in the size of the spec. The diagnostics are then put in document order
-//! ([`order`]), because the rule families run one after another, not in one walk of the document.
+//! (`order`), because the rule families run one after another, not in one walk of the document.
 
 pub mod casing;
 mod commands;
