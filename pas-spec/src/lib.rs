@@ -15,6 +15,7 @@
 
 pub mod builtin_codes;
 pub mod codes;
+pub mod declare;
 pub mod diagnostic;
 pub mod faces;
 pub mod load;
