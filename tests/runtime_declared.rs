@@ -246,6 +246,10 @@ fn the_catalog_declares_constraints_scopes_requirements_and_side_effects() {
     let env = envelope(&decl(&["tools", "note.create"]).output().unwrap());
     let tool = &env["data"];
     assert_eq!(tool["requiresAuth"], true);
+    assert_eq!(
+        tool["authMethods"],
+        json!(["set DECL_TOKEN to an API token"])
+    );
     assert_eq!(tool["requiredScopes"], json!(["notes:write"]));
     assert_eq!(tool["sideEffects"][0]["target"], "~/.cache/decl/");
     let params = tool["parameters"].as_array().unwrap();

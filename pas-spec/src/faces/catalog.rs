@@ -64,6 +64,9 @@ pub struct Tool {
     /// It needs credentials (absent when it does not).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub requires_auth: bool,
+    /// How to authenticate, for a command that needs credentials (the tool's `auth.methods`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub auth_methods: Vec<String>,
     /// The credential scopes it needs (absent when none are declared).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub required_scopes: Vec<String>,
@@ -195,6 +198,10 @@ fn tool_of(registry: &Registry, command: &Command) -> Tool {
             .cloned()
             .collect(),
         requires_auth: command.auth,
+        auth_methods: match &registry.auth {
+            Some(auth) if command.auth => auth.methods.clone(),
+            _ => Vec::new(),
+        },
         required_scopes: command.scopes.clone(),
         untrusted_fields: command.untrusted.clone(),
         command: invocation,
