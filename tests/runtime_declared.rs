@@ -266,3 +266,24 @@ fn the_catalog_declares_constraints_scopes_requirements_and_side_effects() {
         "install decl-no-such-program-on-path"
     );
 }
+
+/// CLI Agent Spec 14: in the `pas` profile a refused value exits 2 (an argument error, distinct
+/// from an execution failure), with the structured error on stderr and nothing on stdout.
+#[test]
+fn in_the_pas_profile_a_refused_value_exits_2_with_a_json_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = std::fs::read_to_string(SPEC)
+        .unwrap()
+        .replace("profile: compose", "profile: pas");
+    let path = dir.path().join("declared.yaml");
+    std::fs::write(&path, spec).unwrap();
+    let out = decl(&["--agent", "note", "create", "ok", "--priority", "9"])
+        .env("PAS_SPEC_CLI_SPEC", &path)
+        .env("DECL_TOKEN", "a-long-enough-token")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "no handler output");
+    let error: Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(error["error"], "INVALID_VALUE", "{error}");
+}
