@@ -488,6 +488,8 @@ impl App {
         if let Some(state) = &shared.robot {
             crate::robot::prepare::prepare(registry, state, command, leaf, argv)?;
         }
+        // What the spec declares (value constraints, requirements, credentials), before the handler.
+        crate::declared::check(registry, command, leaf).map_err(Stop::Failed)?;
         // Zero interactivity: fail before the handler runs rather than wait on a terminal.
         if command.stdin == StdinMode::Required
             && shared.agent
@@ -536,10 +538,12 @@ impl App {
         let ran = panics::catch(|| -> Result<T, Stop> {
             // The tool's own commands answer the tool's own codes (verbs answer the runtime's).
             let reply = handler(&args, &context).map_err(|error| match selected {
-                Selected::Declared(_) => undeclared::check(registry, error),
+                Selected::Declared(_) => {
+                    undeclared::check(registry, crate::declared::decorate_error(registry, error))
+                }
                 Selected::Verb(_) => error,
             })?;
-            finish(reply)
+            finish(crate::declared::separate_untrusted(command, reply))
         });
         match ran {
             Ok(result) => result,

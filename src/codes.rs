@@ -5,3 +5,6 @@
 //! the runtime's `pas::codes` path.
 
 pub use pas_spec::builtin_codes::*;
+
+/// The constants a tool raises for what its spec declares (`auth`, `requirements`).
+pub use pas_spec::declare::{AUTH_REQUIRED, CREDENTIALS_EXPIRED, REQUIREMENT_MISSING};

@@ -357,6 +357,7 @@ pub mod codes;
 mod config_file;
 mod const_check;
 mod context;
+mod declared;
 mod doc_commands;
 mod error;
 pub mod faces;

@@ -21,6 +21,7 @@ pub(crate) fn is_known(registry: &Registry, code: &str) -> bool {
     codes::builtin(code).is_some()
         || RUNTIME_CODES.contains(&code)
         || registry.exit_codes.iter().any(|c| c.name == code)
+        || pas_spec::declare::declared_code_in(registry, code)
 }
 
 /// The error a handler returned, or (debug builds only) `INTERNAL_ERROR` when its constant is

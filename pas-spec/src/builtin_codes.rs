@@ -132,5 +132,14 @@ pub fn exit_code(registry: &crate::Registry, name: &str) -> u8 {
         .iter()
         .find(|c| c.name == name)
         .and_then(|c| u8::try_from(c.code).ok())
-        .unwrap_or(1)
+        .unwrap_or_else(|| {
+            if crate::declare::DECLARED_CODES
+                .iter()
+                .any(|(n, _)| *n == name)
+            {
+                crate::declare::DECLARED_EXIT
+            } else {
+                1
+            }
+        })
 }

@@ -98,6 +98,16 @@ pub const CODES: &[(&str, &str)] = &[
     ("E082", "a command takes part in a session, and the spec declares no sessions"),
     ("E083", "a flag alias is not kebab-case, or clashes with another flag or alias"),
     ("E084", "a one-command compose tool takes a positional at its root, hiding the built-in words"),
+    // Validator: declarations the runtime enforces.
+    ("E085", "a constraint does not fit the parameter's type (minimum/maximum on text, minLength/maxLength/pattern on numbers)"),
+    ("E086", "a minimum is above its maximum, or a minLength above its maxLength"),
+    ("E087", "a parameter's pattern is not a valid regular expression"),
+    ("E088", "a parameter's default breaks its own constraints"),
+    ("E089", "requires/conflicts names an unknown parameter, the parameter itself, or one it also requires"),
+    ("E090", "a requirement is malformed (name, target, fix) or a command needs an undeclared one"),
+    ("E091", "auth is malformed, or a command needs credentials or scopes the auth block does not declare"),
+    ("E092", "untrusted fields on a command without structured output, or not in its outputSchema"),
+    ("E093", "a side effect has an empty target"),
     // Validator warnings.
     ("W001", "resources are declared but the level is below 3"),
     ("W002", "schemaVersion is set outside the robot profile"),

@@ -51,6 +51,7 @@
 
 pub mod builtin_codes;
 pub mod codes;
+pub mod declare;
 pub mod diagnostic;
 pub mod faces;
 pub mod load;

@@ -62,6 +62,15 @@ pub struct Registry {
     /// Robot profile only: sessions, safety gates, limits, privacy and the envelope's `$schema`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub robot: Option<crate::robot::RobotSettings>,
+    /// How the tool finds its credentials; commands marked `auth: true` fail with
+    /// `AUTH_REQUIRED` before their handler when none is present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auth: Option<crate::declare::Auth>,
+    /// What the tool needs from the machine (programs, environment variables, files): `health`
+    /// checks them all, and a command that `needs` one fails with `REQUIREMENT_MISSING` before its
+    /// handler when it is absent.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub requirements: Vec<crate::declare::Requirement>,
     /// The tool's commands. A tool with one command and an empty argv path is a single-command tool.
     pub commands: Vec<Command>,
 }
@@ -288,6 +297,23 @@ pub struct Command {
     /// robot: fields `--compact` drops from each item of the principal list (and from `data`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub compact_omit: Vec<String>,
+    /// What the command leaves behind outside its output (files, network calls, processes).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub side_effects: Vec<crate::declare::SideEffect>,
+    /// Names of the tool's `requirements` this command needs; checked before its handler runs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub needs: Vec<String>,
+    /// The command needs credentials (the tool's `auth` block says where they come from).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub auth: bool,
+    /// The credential scopes (permissions) the command needs, for least-privilege credentials.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<String>,
+    /// Top-level output fields that carry external content (files, web pages, user text): the
+    /// runtime moves them out of the data into a separate `untrusted` object, so an agent never
+    /// mistakes them for the tool's own words.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub untrusted: Vec<String>,
 }
 
 impl Command {
@@ -450,6 +476,28 @@ pub struct Parameter {
     /// Long names (without `--`) that still work but are deprecated: using one adds a warning.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub deprecated_aliases: Vec<String>,
+    /// The smallest value allowed (integer and number parameters; each element of an array).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimum: Option<serde_json::Number>,
+    /// The largest value allowed (integer and number parameters; each element of an array).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maximum: Option<serde_json::Number>,
+    /// The fewest characters a string value may have.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_length: Option<u64>,
+    /// The most characters a string value may have: a longer value is refused, never truncated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_length: Option<u64>,
+    /// A regular expression a string value must match (anywhere, as in JSON Schema; anchor it
+    /// with `^...$` to match the whole value).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+    /// Other parameters (by name) that must be given whenever this one is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub requires: Vec<String>,
+    /// Other parameters (by name) that must not be given together with this one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conflicts: Vec<String>,
 }
 
 /// How a parameter is given on the command line.
@@ -509,5 +557,15 @@ impl Parameter {
     /// Whether the parameter takes many values.
     pub fn is_many(&self) -> bool {
         self.ty == ParamType::Array || self.kind == ParamKind::Variadic
+    }
+
+    /// Whether the parameter declares a constraint on its values (`minimum`, `maximum`,
+    /// `minLength`, `maxLength`, `pattern`).
+    pub fn has_constraints(&self) -> bool {
+        self.minimum.is_some()
+            || self.maximum.is_some()
+            || self.min_length.is_some()
+            || self.max_length.is_some()
+            || self.pattern.is_some()
     }
 }

@@ -292,6 +292,7 @@ pub fn builtin_role(name: &str) -> Option<ExitRole> {
         "INTERRUPTED" | "TERMINATED" => ExitRole::Interrupted,
         "GENERAL_ERROR" => ExitRole::Io,
         "INTERNAL_ERROR" => ExitRole::Internal,
+        "AUTH_REQUIRED" | "CREDENTIALS_EXPIRED" | "REQUIREMENT_MISSING" => ExitRole::Capability,
         _ => return None,
     })
 }

@@ -334,6 +334,10 @@ impl Surface {
             ErrorChannel::StderrTable => crate::builtin_codes::exit_code(registry, name),
             ErrorChannel::Envelope => {
                 let blocking = name == crate::builtin_codes::CONFIG_INVALID
+                    || crate::declare::DECLARED_CODES
+                        .iter()
+                        .any(|(n, _)| *n == name)
+                        && !registry.exit_codes.iter().any(|c| c.name == name)
                     || registry
                         .exit_codes
                         .iter()

@@ -126,6 +126,11 @@ fn verb_command(registry: &Registry, verb: Verb, paths: &[&str]) -> Command {
         confirm: false,
         list_field: None,
         compact_omit: Vec::new(),
+        side_effects: Vec::new(),
+        needs: Vec::new(),
+        auth: false,
+        scopes: Vec::new(),
+        untrusted: Vec::new(),
     }
 }
 
@@ -297,6 +302,13 @@ fn parameter(name: &str) -> Parameter {
         rust_name: None,
         aliases: Vec::new(),
         deprecated_aliases: Vec::new(),
+        minimum: None,
+        maximum: None,
+        min_length: None,
+        max_length: None,
+        pattern: None,
+        requires: Vec::new(),
+        conflicts: Vec::new(),
     }
 }
 
@@ -432,6 +444,8 @@ mod tests {
             resources,
             commands: Vec::new(),
             robot: None,
+            auth: None,
+            requirements: Vec::new(),
         }
     }
 

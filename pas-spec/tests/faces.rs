@@ -287,3 +287,92 @@ fn a_robot_spec_s_faces_follow_its_surface() {
     insta::assert_snapshot!("agent-help-robot-apply", apply);
     insta::assert_snapshot!("llm-robot", document);
 }
+
+/// What a spec declares for the runtime to enforce is documented by every face: constraints and
+/// relations on each parameter, side effects, requirements, credentials and scopes, untrusted
+/// fields, and the constants the runtime raises for them.
+#[test]
+fn declarations_are_documented_by_every_face() {
+    let (_, registry) = load(&repo().join("tests/fixtures/valid/declared.yaml"));
+    let create = agent_help::render(&registry, &["note".to_owned(), "create".to_owned()]).unwrap();
+    for fact in [
+        "at most 10 characters",
+        "matching ^[a-z ]+$",
+        "1 to 5",
+        "requires --timezone and --channel",
+        "conflicts with --csv",
+        "Side effects: filesystem ~/.cache/decl/ (the search index; undo: decl cache clear).",
+        "Needs credentials (DECL_TOKEN), else AUTH_REQUIRED",
+        "Required scopes: notes:write.",
+        "AUTH_REQUIRED",
+        "CREDENTIALS_EXPIRED",
+    ] {
+        assert!(
+            create.contains(fact),
+            "agent help lacks {fact:?}:\n{create}"
+        );
+    }
+    let document = llm::render(&registry);
+    assert!(
+        document.contains("Untrusted fields (external content"),
+        "{document}"
+    );
+    assert!(document.contains("REQUIREMENT_MISSING (2)"), "{document}");
+    let tools: Value = serde_json::from_str(&mcp::render(&registry)).unwrap();
+    let tool = tools["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "note_create")
+        .unwrap();
+    let schema = &tool["inputSchema"];
+    assert_eq!(schema["properties"]["priority"]["maximum"], 5);
+    assert_eq!(schema["properties"]["title"]["maxLength"], 10);
+    assert_eq!(schema["properties"]["title"]["pattern"], "^[a-z ]+$");
+    assert_eq!(
+        schema["dependentRequired"]["remind-at"],
+        serde_json::json!(["timezone", "channel"])
+    );
+    insta::assert_snapshot!("agent-help-declared-note-create", create);
+    insta::assert_snapshot!("llm-declared", document);
+}
+
+/// CLI Agent Spec 47: every tool of the MCP export carries the tool's version and a digest of
+/// its definition, which changes when (and only when) what a client validates against changes.
+#[test]
+fn mcp_export_carries_the_tool_version_and_a_schema_hash() {
+    let (_, mut registry) = load(&repo().join("tests/fixtures/valid/declared.yaml"));
+    let hash_of = |registry: &Registry| {
+        let tools: Value = serde_json::from_str(&mcp::render(registry)).unwrap();
+        let tool = tools["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == "note_create")
+            .unwrap()
+            .clone();
+        assert_eq!(
+            tool["_meta"][mcp::META_TOOL_VERSION],
+            registry.version.as_str()
+        );
+        tool["_meta"][mcp::META_SCHEMA_HASH]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let before = hash_of(&registry);
+    assert_eq!(before.len(), 16);
+    assert_eq!(before, hash_of(&registry), "the digest is stable");
+    registry.version = "9.9.9".into();
+    assert_eq!(
+        before,
+        hash_of(&registry),
+        "a version bump alone keeps the schema"
+    );
+    registry.commands[0].parameters[1].maximum = Some(7.into());
+    assert_ne!(
+        before,
+        hash_of(&registry),
+        "a changed schema changes the digest"
+    );
+}

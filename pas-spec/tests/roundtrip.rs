@@ -183,6 +183,13 @@ fn hard_registry(strings: &[&str]) -> Registry {
             rust_name: None,
             aliases: Vec::new(),
             deprecated_aliases: Vec::new(),
+            minimum: None,
+            maximum: None,
+            min_length: None,
+            max_length: None,
+            pattern: None,
+            requires: Vec::new(),
+            conflicts: Vec::new(),
         })
         .collect();
     let command = Command {
@@ -215,6 +222,11 @@ fn hard_registry(strings: &[&str]) -> Registry {
         confirm: false,
         list_field: None,
         compact_omit: Vec::new(),
+        side_effects: Vec::new(),
+        needs: Vec::new(),
+        auth: false,
+        scopes: Vec::new(),
+        untrusted: Vec::new(),
     };
     Registry {
         spec_version: 1,
@@ -257,6 +269,8 @@ fn hard_registry(strings: &[&str]) -> Registry {
             .collect(),
         commands: vec![command],
         robot: None,
+        auth: None,
+        requirements: Vec::new(),
     }
 }
 

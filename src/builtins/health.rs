@@ -79,25 +79,38 @@ struct Report<'a> {
 
 #[derive(Serialize)]
 struct Entry<'a> {
-    name: &'a str,
+    name: std::borrow::Cow<'a, str>,
     status: CheckStatus,
     message: String,
     fix: Option<String>,
 }
 
-pub(crate) fn run(checks: &[Registered], args: &Args) -> Reply {
-    let entries: Vec<Entry<'_>> = checks
-        .iter()
-        .map(|registered| {
-            let check = (registered.check)(args);
-            Entry {
-                name: &registered.name,
-                status: check.status,
-                message: check.message,
-                fix: check.fix,
-            }
+pub(crate) fn run(registry: &pas_spec::Registry, checks: &[Registered], args: &Args) -> Reply {
+    // The spec's requirements and credentials first: the runtime checks them for every tool
+    // that declares them, without a check of its own.
+    let declared = crate::declared::health_entries(registry);
+    let mut entries: Vec<Entry<'_>> = declared
+        .into_iter()
+        .map(|(name, ok, message, fix)| Entry {
+            name: std::borrow::Cow::Owned(name),
+            status: if ok {
+                CheckStatus::Ok
+            } else {
+                CheckStatus::Blocked
+            },
+            message,
+            fix,
         })
         .collect();
+    entries.extend(checks.iter().map(|registered| {
+        let check = (registered.check)(args);
+        Entry {
+            name: std::borrow::Cow::Borrowed(registered.name.as_str()),
+            status: check.status,
+            message: check.message,
+            fix: check.fix,
+        }
+    }));
     let worst = entries.iter().map(|e| e.status).max();
     let status = match worst {
         None | Some(CheckStatus::Ok) => "ready",

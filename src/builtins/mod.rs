@@ -161,7 +161,7 @@ pub(crate) fn run(
 ) -> Result<Reply, Error> {
     match builtin {
         Builtin::Tools => tools::run(registry, args),
-        Builtin::Health => Ok(health::run(checks, args)),
+        Builtin::Health => Ok(health::run(registry, checks, args)),
         Builtin::ConfigShow => Ok(config::run(registry, args, file)),
     }
 }

@@ -161,6 +161,8 @@ pub(crate) fn registry(
         resources: tool.resources,
         commands,
         robot: tool.robot,
+        auth: None,
+        requirements: Vec::new(),
     };
     (registry, schemas)
 }
@@ -227,6 +229,11 @@ fn command(found: Found, tool_name: &str) -> Command {
         confirm: meta.confirm,
         list_field: meta.list_field,
         compact_omit: meta.compact_omit,
+        side_effects: Vec::new(),
+        needs: Vec::new(),
+        auth: false,
+        scopes: Vec::new(),
+        untrusted: Vec::new(),
     }
 }
 
@@ -241,6 +248,13 @@ fn parameters(cmd: &clap::Command, fields: &[FieldSchema], meta: &CommandMeta) -
             let field = fields.iter().find(|f| f.id == arg.get_id().as_str());
             let mut parameter = params::parameter(arg, field.and_then(|f| f.schema.as_ref()));
             parameter.secret |= field.is_some_and(|f| f.secret);
+            // clap's `conflicts_with` is the spec's `conflicts` (clap enforces it as well).
+            parameter.conflicts = cmd
+                .get_arg_conflicts_with(arg)
+                .into_iter()
+                .filter(|other| params::is_listed(other))
+                .map(|other| params::parameter(other, None).name)
+                .collect();
             parameter
         })
         .collect()

@@ -108,6 +108,13 @@ pub(crate) fn parameter(arg: &Arg, schema: Option<&Value>) -> Parameter {
             .filter(|a| !arg.get_visible_aliases().unwrap_or_default().contains(a))
             .map(str::to_owned)
             .collect(),
+        minimum: None,
+        maximum: None,
+        min_length: None,
+        max_length: None,
+        pattern: None,
+        requires: Vec::new(),
+        conflicts: Vec::new(),
     }
 }
 

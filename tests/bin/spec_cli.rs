@@ -63,13 +63,38 @@ impl Resources for Echo {
     }
 }
 
+/// With `PAS_SPEC_CLI_REPLY=JSON`, every declared command gets a handler answering that object
+/// (or, with `PAS_SPEC_CLI_FAIL=CODE`, failing with that constant): what the runtime does around
+/// a handler (declared checks before it, untrusted fields after it) can then be seen end to end.
+fn with_echo_handlers(app: pas::App) -> pas::App {
+    let Ok(reply) = std::env::var("PAS_SPEC_CLI_REPLY") else {
+        return app;
+    };
+    let reply: Value = serde_json::from_str(&reply).unwrap_or(Value::Null);
+    let fail = std::env::var("PAS_SPEC_CLI_FAIL").ok();
+    let names: Vec<String> = app
+        .registry()
+        .commands
+        .iter()
+        .map(|c| c.name.clone())
+        .collect();
+    names.into_iter().fold(app, |app, name| {
+        let reply = reply.clone();
+        let fail = fail.clone();
+        app.handler(name, move |_, _| match &fail {
+            Some(code) => Err(Error::new(code.clone(), "the echo handler fails as told")),
+            None => Ok(pas::Reply::object(&reply)),
+        })
+    })
+}
+
 fn main() -> ExitCode {
     let Some(path) = std::env::var_os("PAS_SPEC_CLI_SPEC").map(PathBuf::from) else {
         eprintln!("set PAS_SPEC_CLI_SPEC to a spec file");
         return ExitCode::from(2);
     };
     match pas::spec::load::load_path(&path) {
-        Ok((_, registry)) => pas::App::new(registry).resources(Echo).run(),
+        Ok((_, registry)) => with_echo_handlers(pas::App::new(registry).resources(Echo)).run(),
         Err(diagnostic) => {
             eprintln!("{}: {}", path.display(), diagnostic.message);
             ExitCode::from(2)

@@ -133,5 +133,7 @@ fn skeleton() -> Registry {
         resources: Vec::new(),
         commands: Vec::new(),
         robot: None,
+        auth: None,
+        requirements: Vec::new(),
     }
 }

@@ -46,6 +46,9 @@ pub fn render_command(registry: &Registry, command: &Command) -> String {
     out.push('\n');
     let _ = writeln!(out, "{}", one_line(&command.description));
     let _ = writeln!(out, "{}", effect_line(registry, command));
+    for note in super::words::declared_notes(registry, command) {
+        let _ = writeln!(out, "{note}");
+    }
     if let Some(deprecated) = &command.deprecated {
         let mut line = String::from("Deprecated");
         if let Some(replacement) = &deprecated.replacement {
@@ -120,6 +123,7 @@ pub fn render_command(registry: &Registry, command: &Command) -> String {
             .map(|e| (&e.command, &e.description)),
     );
     let mut own: Vec<&str> = command.errors.iter().map(String::as_str).collect();
+    own.extend(super::words::declared_codes_of(registry, command));
     if command.effect == crate::Effect::Destructive {
         own.push(surface::of(registry.profile).confirm_error_in(registry));
     }

@@ -55,6 +55,24 @@ pub struct Tool {
     pub example: String,
     /// The error constants it may end with.
     pub errors: Vec<String>,
+    /// What it leaves behind outside its output (absent when nothing is declared).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub side_effects: Vec<crate::declare::SideEffect>,
+    /// The tool's requirements it needs, checked before it runs (absent when none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub requirements: Vec<crate::declare::Requirement>,
+    /// It needs credentials (absent when it does not).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub requires_auth: bool,
+    /// How to authenticate, for a command that needs credentials (the tool's `auth.methods`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub auth_methods: Vec<String>,
+    /// The credential scopes it needs (absent when none are declared).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub required_scopes: Vec<String>,
+    /// Output fields carrying external content, returned apart under `untrusted`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub untrusted_fields: Vec<String>,
 }
 
 /// One parameter or flag.
@@ -82,6 +100,16 @@ pub struct Param {
     /// The environment variable that supplies it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub env: Option<String>,
+    /// JSON Schema constraints on each value (`minimum`, `maximum`, `minLength`, `maxLength`,
+    /// `pattern`), checked before the handler runs.
+    #[serde(flatten)]
+    pub constraints: Map<String, Value>,
+    /// Parameters that must be given with this one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub requires: Vec<String>,
+    /// Parameters that must not be given with this one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conflicts: Vec<String>,
 }
 
 /// The catalog of a registry: declared commands and the level 3/4 verbs synthesised from its
@@ -162,6 +190,20 @@ fn tool_of(registry: &Registry, command: &Command) -> Tool {
             .first()
             .map_or_else(|| invocation.clone(), |e| e.command.clone()),
         errors: command.errors.clone(),
+        side_effects: command.side_effects.clone(),
+        requirements: registry
+            .requirements
+            .iter()
+            .filter(|r| command.needs.contains(&r.name))
+            .cloned()
+            .collect(),
+        requires_auth: command.auth,
+        auth_methods: match &registry.auth {
+            Some(auth) if command.auth => auth.methods.clone(),
+            _ => Vec::new(),
+        },
+        required_scopes: command.scopes.clone(),
+        untrusted_fields: command.untrusted.clone(),
         command: invocation,
     }
 }
@@ -209,6 +251,9 @@ fn param(p: &Parameter) -> Param {
         // A secret's default is as secret as its value.
         default: if p.secret { None } else { p.default.clone() },
         env: p.env.clone(),
+        constraints: crate::declare::schema_keywords(p),
+        requires: p.requires.clone(),
+        conflicts: p.conflicts.clone(),
     }
 }
 
@@ -222,6 +267,9 @@ fn switch(name: &str, description: &str) -> Param {
         values: None,
         default: None,
         env: None,
+        constraints: Map::new(),
+        requires: Vec::new(),
+        conflicts: Vec::new(),
     }
 }
 

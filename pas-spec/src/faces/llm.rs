@@ -326,17 +326,26 @@ fn command_doc(registry: &Registry, command: &Command) -> CommandDoc {
         line.push('.');
         notes.push(line);
     }
+    notes.extend(super::words::declared_notes(registry, command));
     let surface = surface::of(registry.profile);
+    let declared = super::words::declared_codes_of(registry, command);
     let errors: Vec<String> = command
         .errors
         .iter()
+        .map(String::as_str)
+        .chain(
+            declared
+                .into_iter()
+                .filter(|n| !command.errors.iter().any(|e| e == n)),
+        )
         .map(|name| {
-            let known = registry.exit_codes.iter().any(|c| &c.name == name)
-                || codes::builtin(name).is_some();
+            let known = registry.exit_codes.iter().any(|c| c.name == name)
+                || codes::builtin(name).is_some()
+                || crate::declare::declared_code_in(registry, name);
             if known {
                 format!("{name} ({})", surface.exit_of(registry, name))
             } else {
-                name.clone()
+                name.to_owned()
             }
         })
         .collect();

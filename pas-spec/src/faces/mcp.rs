@@ -66,7 +66,16 @@ struct Tool {
     #[serde(skip_serializing_if = "Option::is_none")]
     output_schema: Option<Value>,
     annotations: Annotations,
+    #[serde(rename = "_meta")]
+    meta: Value,
 }
+
+/// The `_meta` key of the tool's version: a client that cached the list can compare it with
+/// the binary it calls (`TOOL --version`) to tell a stale list from a live one.
+pub const META_TOOL_VERSION: &str = "pas-kit/toolVersion";
+/// The `_meta` key of a digest of the tool's definition (name, schemas, annotations): it
+/// changes exactly when what a client validates against changes.
+pub const META_SCHEMA_HASH: &str = "pas-kit/schemaHash";
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -80,15 +89,27 @@ struct Annotations {
 fn tool(registry: &Registry, command: &Command) -> Value {
     let mut words = vec![registry.name.clone()];
     words.extend(command.argv_path());
-    let tool = Tool {
+    let mut tool = Tool {
         name: tool_name(command),
         title: words.join(" "),
         description: description(command),
         input_schema: sorted(input_schema(registry, command)),
         output_schema: output_schema(command).map(sorted),
         annotations: annotations(command),
+        meta: Value::Null,
     };
+    let hash = schema_hash(&tool);
+    tool.meta = json!({ META_SCHEMA_HASH: hash, META_TOOL_VERSION: registry.version });
     serde_json::to_value(tool).expect("a tool always serialises")
+}
+
+/// The first 16 hex digits of the SHA-256 of the tool's definition as compact JSON (its
+/// schemas are key-sorted, so the bytes, and the digest, are stable).
+fn schema_hash(tool: &Tool) -> String {
+    use sha2::{Digest, Sha256};
+    let bytes = serde_json::to_vec(tool).expect("a tool always serialises");
+    let digest = Sha256::digest(&bytes);
+    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
 /// The value with every object's keys in sorted order, whatever the map type keeps.
@@ -119,6 +140,7 @@ fn description(command: &Command) -> String {
 fn input_schema(registry: &Registry, command: &Command) -> Value {
     let mut properties = Map::new();
     let mut required: Vec<Value> = Vec::new();
+    let mut dependent = Map::new();
     for param in command.parameters.iter().chain(&registry.global_flags) {
         if param.secret || properties.contains_key(&param.name) {
             continue;
@@ -126,6 +148,16 @@ fn input_schema(registry: &Registry, command: &Command) -> Value {
         properties.insert(param.name.clone(), parameter_schema(param));
         if param.required {
             required.push(param.name.clone().into());
+        }
+        // `requires` is JSON Schema's `dependentRequired`: a client can check it before calling.
+        let requires: Vec<Value> = param
+            .requires
+            .iter()
+            .filter(|r| !is_secret(registry, command, r))
+            .map(|r| Value::from(r.as_str()))
+            .collect();
+        if !requires.is_empty() {
+            dependent.insert(param.name.clone(), requires.into());
         }
     }
     // The runtime's switches on this command, as every face lists them (`dry-run`, `force`).
@@ -155,8 +187,19 @@ fn input_schema(registry: &Registry, command: &Command) -> Value {
     if !required.is_empty() {
         schema.insert("required".into(), Value::Array(required));
     }
+    if !dependent.is_empty() {
+        schema.insert("dependentRequired".into(), Value::Object(dependent));
+    }
     schema.insert("additionalProperties".into(), false.into());
     Value::Object(schema)
+}
+
+fn is_secret(registry: &Registry, command: &Command, name: &str) -> bool {
+    command
+        .parameters
+        .iter()
+        .chain(&registry.global_flags)
+        .any(|p| p.name == name && p.secret)
 }
 
 /// The JSON Schema of one parameter's value.
@@ -181,7 +224,14 @@ fn parameter_schema(param: &Parameter) -> Value {
     } else if param.kind == ParamKind::Flag && param.ty == ParamType::Boolean {
         schema.insert("default".into(), false.into());
     }
-    let description = one_line(&param.description);
+    let mut description = one_line(&param.description);
+    if !param.conflicts.is_empty() {
+        let names: Vec<String> = param.conflicts.iter().map(|c| format!("`{c}`")).collect();
+        if !description.is_empty() {
+            description.push(' ');
+        }
+        description.push_str(&format!("Not with {}.", names.join(", ")));
+    }
     if !description.is_empty() {
         schema.insert("description".into(), description.into());
     }
@@ -195,6 +245,7 @@ fn element_schema(param: &Parameter) -> Value {
     if let Some(values) = &param.values {
         map.insert("enum".into(), values.clone().into());
     }
+    map.extend(crate::declare::schema_keywords(param));
     Value::Object(map)
 }
 

@@ -105,6 +105,7 @@ pub(crate) fn param_facts(param: &Parameter) -> String {
     if param.secret {
         facts.push("secret (redacted in errors and logs)".to_owned());
     }
+    facts.extend(crate::declare::constraint_words(param, &[]));
     let mut text = facts.join(", ");
     text.push('.');
     if !param.description.is_empty() {
@@ -139,6 +140,66 @@ pub(crate) fn effect_line(registry: &Registry, command: &Command) -> String {
         "Effect: {}, {idempotent}{extra}{dry_run}.",
         command.effect.as_str()
     )
+}
+
+/// The declarations of a command the runtime enforces, one sentence each: side effects, needed
+/// requirements, credentials and scopes, untrusted output fields. Agent help prints them under
+/// the effect line and `.llm` adds them to the command's notes.
+pub(crate) fn declared_notes(registry: &Registry, command: &Command) -> Vec<String> {
+    let mut notes = Vec::new();
+    if !command.side_effects.is_empty() {
+        let effects: Vec<String> = command.side_effects.iter().map(|e| e.summary()).collect();
+        notes.push(format!("Side effects: {}.", effects.join("; ")));
+    }
+    let needs: Vec<String> = command
+        .needs
+        .iter()
+        .filter_map(|name| registry.requirements.iter().find(|r| &r.name == name))
+        .map(|r| format!("{} {} (fix: {})", r.kind.as_str(), r.target, r.fix))
+        .collect();
+    if !needs.is_empty() {
+        notes.push(format!(
+            "Needs: {}; checked before it runs (REQUIREMENT_MISSING).",
+            needs.join("; ")
+        ));
+    }
+    if let Some(auth) = registry.auth.as_ref().filter(|_| command.auth) {
+        let mut line = format!(
+            "Needs credentials ({}), else AUTH_REQUIRED",
+            auth.env.join(" or ")
+        );
+        if let Some(login) = &auth.login {
+            let _ = write!(
+                line,
+                "; expired ones: CREDENTIALS_EXPIRED, renew with `{login}`"
+            );
+        }
+        line.push('.');
+        notes.push(line);
+    }
+    if !command.scopes.is_empty() {
+        notes.push(format!("Required scopes: {}.", command.scopes.join(", ")));
+    }
+    if !command.untrusted.is_empty() {
+        notes.push(format!(
+            "Untrusted fields (external content, returned apart under `untrusted`): {}.",
+            command.untrusted.join(", ")
+        ));
+    }
+    notes
+}
+
+/// The declared constants (`AUTH_REQUIRED`, ...) a command can end with.
+pub(crate) fn declared_codes_of(registry: &Registry, command: &Command) -> Vec<&'static str> {
+    let mut names = Vec::new();
+    if command.auth && registry.auth.is_some() {
+        names.push(crate::declare::AUTH_REQUIRED);
+        names.push(crate::declare::CREDENTIALS_EXPIRED);
+    }
+    if !command.needs.is_empty() {
+        names.push(crate::declare::REQUIREMENT_MISSING);
+    }
+    names
 }
 
 pub(crate) fn output_label(registry: &Registry, kind: OutputKind) -> &'static str {
@@ -253,6 +314,17 @@ pub(crate) fn exit_code_rows(registry: &Registry, only: Option<&[&str]>) -> Vec<
                 surface.confirm_flag
             ),
         ));
+    }
+    // The constants the runtime raises for what the spec declares (auth, requirements), unless
+    // the registry gives them an exit code of its own (then they are listed below).
+    for (name, meaning) in crate::declare::DECLARED_CODES {
+        if crate::declare::declared_code_in(registry, name)
+            && !registry.exit_codes.iter().any(|c| &c.name == name)
+            && only.is_none_or(|names| names.contains(name))
+        {
+            let exit = surface.exit_of(registry, name);
+            rows.push((u16::from(exit), 0, format!("{meaning} ({name})")));
+        }
     }
     for code in &registry.exit_codes {
         if codes::builtin(&code.name).is_some() {

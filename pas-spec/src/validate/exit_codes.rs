@@ -190,7 +190,10 @@ fn check_errors(context: &Context, declared: &HashMap<&str, usize>, report: &mut
         for (position, name) in command.errors.iter().enumerate() {
             let pointer = report::command(index).at("errors").at(position);
             let name = name.as_str();
-            if !declared.contains_key(name) && !implicit.iter().any(|(n, _)| *n == name) {
+            if !declared.contains_key(name)
+                && !implicit.iter().any(|(n, _)| *n == name)
+                && !crate::declare::declared_code_in(context.registry, name)
+            {
                 report.error(
                     "E029",
                     &pointer,

@@ -12,6 +12,7 @@
 pub mod casing;
 mod commands;
 mod context;
+mod declared;
 mod examples;
 mod exit_codes;
 mod header;
@@ -45,6 +46,7 @@ pub fn validate(registry: &Registry) -> Vec<Diagnostic> {
     commands::check(&context, &mut report);
     examples::check(&context, &mut report);
     robot::check(&context, &mut report);
+    declared::check(&context, &mut report);
     let mut diagnostics = report.into_diagnostics();
     order::sort(registry, &mut diagnostics);
     diagnostics
