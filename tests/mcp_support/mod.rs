@@ -38,7 +38,7 @@ pub fn plan(bin: &Path, name: &str, env: Value) -> Value {
     json!({
         "command": bin, "args": ["mcp"], "env": env, "tools_name": name,
         "tools": expected_tools(bin), "calls": [],
-        "resources": null, "cancel": null, "progress": null,
+        "resources": null, "cancel": null, "progress": null, "concurrent": null,
     })
 }
 
