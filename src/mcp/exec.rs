@@ -295,7 +295,12 @@ impl Executor {
         let ran = self.app.invoke(&shared, &matches, &argv, |reply| {
             collect(reply, &shared, progress.as_ref())
         });
-        let redactor = shared.lock().redactor.clone();
+        let (redactor, ran) = {
+            let output = shared.lock();
+            // The data as the CLI's envelope holds it (compose and robot; item 7 of issue 12).
+            let ran = ran.map(|collected| envelope_data(&*output.profile, collected));
+            (output.redactor.clone(), ran)
+        };
         match ran {
             Ok(Collected::Items(items)) => self.items_result(tool, items, redactor),
             Ok(collected) => Called::Done(result::success(collected, &redactor)),
@@ -519,7 +524,7 @@ impl Executor {
         redactor.error(&mut error);
         let profile = profile::for_call(self.registry.clone(), true, &[]);
         let exit = profile.exit_code(&error);
-        result::error(&error, exit)
+        result::error(&profile.envelope_error(error), exit)
     }
 
     /// `resources/read`: the `cat` verb of the path the URI names.
@@ -642,6 +647,23 @@ fn progress_of(event: &Value) -> Value {
         progress["message"] = message.into();
     }
     progress
+}
+
+/// The collected reply with the data as the profile's envelope would hold it.
+fn envelope_data(profile: &dyn profile::Profile, collected: Collected) -> Collected {
+    match collected {
+        Collected::Object(value) => Collected::Object(profile.envelope_data(value)),
+        Collected::Items(mut items) => {
+            let list = Value::Array(std::mem::take(&mut items.items));
+            match profile.envelope_data(list) {
+                Value::Array(list) => items.items = list,
+                // A profile that made the list something else: keep it whole.
+                other => return Collected::Object(other),
+            }
+            Collected::Items(items)
+        }
+        other => other,
+    }
 }
 
 /// The reply as data: an object, the first [`MAX_ITEMS`] items of a list (the rest kept), the
