@@ -207,9 +207,9 @@ fn inside_a_checkout_the_scaffold_depends_on_it_by_path() {
     assert!(output.status.success());
     let path = repo().display().to_string();
     assert!(
-        manifest
-            .unwrap()
-            .contains(&format!("pas-kit = {{ path = {path:?}, features = [\"mcp\"] }}")),
+        manifest.unwrap().contains(&format!(
+            "pas-kit = {{ path = {path:?}, features = [\"mcp\"] }}"
+        )),
         "{path}"
     );
 }

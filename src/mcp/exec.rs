@@ -14,9 +14,9 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use pas_spec::{Command, Registry};
 use serde_json::{Map, Value, json};
 
-use super::{arguments, confirm};
 use super::hooks::CallHooks;
 use super::result::{self, Collected, Items};
+use super::{arguments, confirm};
 use crate::app::App;
 use crate::error::Error;
 use crate::output::{Output, Shared, Stop};

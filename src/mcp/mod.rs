@@ -1,5 +1,5 @@
 //! `TOOL mcp`: every pas CLI is also an MCP server over stdio, serving the same registry and
-//! the same handlers as its command line (feature `mcp`, on by default).
+//! the same handlers as its command line (cargo feature `mcp` of pas-kit).
 //!
 //! - `tools/list` is the registry's MCP face, what `pas-gen mcp SPEC` prints
 //!   ([`pas_spec::faces::mcp`]): one tool per command and per level 3/4 verb.
@@ -74,7 +74,7 @@ pub(crate) fn not_built(registry: &Registry) -> crate::Error {
         format!("{} was built without its MCP server", registry.name),
     )
     .with_suggestion(
-        "rebuild with the `mcp` feature of pas-kit (on by default): `pas-kit = { version = \"...\", features = [\"mcp\"] }`",
+        "rebuild with the `mcp` feature of pas-kit: `pas-kit = { version = \"...\", features = [\"mcp\"] }`",
     )
 }
 

@@ -62,10 +62,12 @@ fn meet(args: &Args, ctx: &Context, calls: &Mutex<u64>) -> Result<Reply, Error> 
                 &json!({ "name": name, "met": met, "calls": calls }),
             ));
         }
-        if ctx.stop_requested() || started.elapsed() > Duration::from_secs(patience.max(0) as u64)
-        {
-            return Err(Error::new("ALONE", format!("{name} waited alone: {met} of {party} came"))
-                .with_suggestion("call meet again while the others wait"));
+        if ctx.stop_requested() || started.elapsed() > Duration::from_secs(patience.max(0) as u64) {
+            return Err(Error::new(
+                "ALONE",
+                format!("{name} waited alone: {met} of {party} came"),
+            )
+            .with_suggestion("call meet again while the others wait"));
         }
         std::thread::sleep(Duration::from_millis(10));
     }
@@ -75,6 +77,8 @@ fn main() -> ExitCode {
     let registry: pas::spec::Registry = serde_json::from_str(SPEC).expect("the spec is valid");
     let calls = Arc::new(Mutex::new(0u64));
     App::new(registry)
-        .handler("meet", move |args: &Args, ctx: &Context| meet(args, ctx, &calls))
+        .handler("meet", move |args: &Args, ctx: &Context| {
+            meet(args, ctx, &calls)
+        })
         .run()
 }

@@ -207,7 +207,10 @@ impl Session {
         loop {
             let mut line = String::new();
             let read = self.stdout.read_line(&mut line).unwrap();
-            assert!(read > 0, "the server closed stdout before answering {method}");
+            assert!(
+                read > 0,
+                "the server closed stdout before answering {method}"
+            );
             let message: Value = serde_json::from_str(&line).unwrap();
             if message["id"] == id {
                 return message;
@@ -217,10 +220,7 @@ impl Session {
 
     /// A `tools/call` result.
     pub fn call(&mut self, tool: &str, arguments: Value) -> Value {
-        let response = self.request(
-            "tools/call",
-            json!({"name": tool, "arguments": arguments}),
-        );
+        let response = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
         response["result"].clone()
     }
 

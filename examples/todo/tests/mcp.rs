@@ -103,7 +103,14 @@ fn an_mcp_call_returns_the_data_of_the_cli_envelope() {
     // (argv, stdin, tool, arguments)
     let steps: Vec<(Vec<&str>, Option<&str>, &str, serde_json::Value)> = vec![
         (
-            vec!["task", "create", "--title", "Renew passport", "--due", "2026-03-01"],
+            vec![
+                "task",
+                "create",
+                "--title",
+                "Renew passport",
+                "--due",
+                "2026-03-01",
+            ],
             None,
             "task_create",
             json!({"title": "Renew passport", "due": "2026-03-01"}),
@@ -115,17 +122,37 @@ fn an_mcp_call_returns_the_data_of_the_cli_envelope() {
             json!({"input": {"title": "From input", "priority": "high", "tags": ["home"]}}),
         ),
         (vec!["task", "list"], None, "task_list", json!({})),
-        (vec!["task", "list", "--limit", "1"], None, "task_list", json!({"limit": 1})),
+        (
+            vec!["task", "list", "--limit", "1"],
+            None,
+            "task_list",
+            json!({"limit": 1}),
+        ),
         (vec!["task", "get", "1"], None, "task_get", json!({"id": 1})),
-        (vec!["task", "get", "999"], None, "task_get", json!({"id": 999})),
+        (
+            vec!["task", "get", "999"],
+            None,
+            "task_get",
+            json!({"id": 999}),
+        ),
         (
             vec!["task", "update", "1", "--title", "Renew the passport"],
             None,
             "task_update",
             json!({"id": 1, "title": "Renew the passport"}),
         ),
-        (vec!["task", "done", "1"], None, "task_done", json!({"id": 1})),
-        (vec!["task", "delete", "2"], None, "task_delete", json!({"id": 2})),
+        (
+            vec!["task", "done", "1"],
+            None,
+            "task_done",
+            json!({"id": 1}),
+        ),
+        (
+            vec!["task", "delete", "2"],
+            None,
+            "task_delete",
+            json!({"id": 2}),
+        ),
         (
             vec!["task", "delete", "2", "--dry-run"],
             None,
@@ -159,7 +186,12 @@ fn an_mcp_call_returns_the_data_of_the_cli_envelope() {
                     .stdout(std::process::Stdio::piped())
                     .spawn()
                     .unwrap();
-                child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+                child
+                    .stdin
+                    .take()
+                    .unwrap()
+                    .write_all(text.as_bytes())
+                    .unwrap();
                 child.wait_with_output().unwrap()
             }
             None => cli.output().unwrap(),

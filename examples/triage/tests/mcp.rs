@@ -57,11 +57,7 @@ fn an_mcp_call_returns_the_data_of_the_cli_envelope() {
             "plan",
             json!({"match": NOBODY, "min-age": 0}),
         ),
-        (
-            vec!["plan", "--match", "("],
-            "plan",
-            json!({"match": "("}),
-        ),
+        (vec!["plan", "--match", "("], "plan", json!({"match": "("})),
     ];
     for (argv, tool, arguments) in steps {
         let (_, envelope) = support::run(&cli_home, &argv);
@@ -105,17 +101,30 @@ fn a_destructive_robot_command_is_confirmed_with_yes() {
     // hint.
     let refused = session.call("apply", json!({"session": id, "recommended": true}));
     assert_eq!(refused["isError"], true, "{refused}");
-    let text: Value = serde_json::from_str(refused["content"][0]["text"].as_str().unwrap()).unwrap();
+    let text: Value =
+        serde_json::from_str(refused["content"][0]["text"].as_str().unwrap()).unwrap();
     let (cli_code, cli) = support::run(home.path(), &["apply", "--session", &id, "--recommended"]);
-    assert_eq!(cli["error"]["details"]["requires_confirmation"], true, "{cli}");
-    assert_eq!(text["error"]["code"], cli["error"]["code"], "{text} vs {cli}");
-    assert_eq!(text["error"]["details"]["requires_confirmation"], true, "{text}");
+    assert_eq!(
+        cli["error"]["details"]["requires_confirmation"], true,
+        "{cli}"
+    );
+    assert_eq!(
+        text["error"]["code"], cli["error"]["code"],
+        "{text} vs {cli}"
+    );
+    assert_eq!(
+        text["error"]["details"]["requires_confirmation"], true,
+        "{text}"
+    );
     assert_eq!(text["error"]["exitCode"], cli_code, "{text}");
     let hint = text["error"]["hint"].as_str().unwrap_or_default();
     assert!(hint.contains("`yes: true`"), "{hint}");
 
     // `force` is not robot's word.
-    let forced = session.call("apply", json!({"session": id, "recommended": true, "force": true}));
+    let forced = session.call(
+        "apply",
+        json!({"session": id, "recommended": true, "force": true}),
+    );
     let text: Value = serde_json::from_str(forced["content"][0]["text"].as_str().unwrap()).unwrap();
     assert_eq!(forced["isError"], true, "{forced}");
     assert_eq!(text["error"]["details"]["argument"], "force", "{text}");
@@ -126,8 +135,14 @@ fn a_destructive_robot_command_is_confirmed_with_yes() {
         "apply",
         json!({"session": id, "recommended": true, "yes": true}),
     ));
-    let (_, cli) = support::run(home.path(), &["apply", "--session", &id, "--recommended", "--yes"]);
-    assert!(cli["error"]["details"]["requires_confirmation"].is_null(), "{cli}");
+    let (_, cli) = support::run(
+        home.path(),
+        &["apply", "--session", &id, "--recommended", "--yes"],
+    );
+    assert!(
+        cli["error"]["details"]["requires_confirmation"].is_null(),
+        "{cli}"
+    );
     assert_eq!(applied, envelope_meaning(&cli), "{applied} vs {cli}");
     session.end();
 }
@@ -137,15 +152,27 @@ fn a_destructive_robot_command_is_confirmed_with_yes() {
 #[test]
 fn triage_through_both_sdks() {
     let home = tempfile::tempdir().unwrap();
-    let mut plan = plan(Path::new(BIN), "triage", json!({ "XDG_DATA_HOME": home.path() }));
+    let mut plan = plan(
+        Path::new(BIN),
+        "triage",
+        json!({ "XDG_DATA_HOME": home.path() }),
+    );
     plan["calls"] = json!([
         call("snapshot", json!({"match": NOBODY}), None),
         // Argument errors take the robot profile's code, as on the CLI.
         call("snapshot", json!({}), Some("ERR_ARGS")),
         call("plan", json!({"match": NOBODY, "min-age": 0}), None),
-        call("plan", json!({"match": NOBODY, "min-age": "old"}), Some("ERR_ARGS")),
+        call(
+            "plan",
+            json!({"match": NOBODY, "min-age": "old"}),
+            Some("ERR_ARGS")
+        ),
         // A session is required; an unknown one is the session error.
-        call("apply", json!({"recommended": true, "yes": true}), Some("ERR_ARGS")),
+        call(
+            "apply",
+            json!({"recommended": true, "yes": true}),
+            Some("ERR_ARGS")
+        ),
         call(
             "apply",
             json!({"session": "triage-20000101-000000-aaaa", "yes": true}),

@@ -142,12 +142,19 @@ fn input_schema(registry: &Registry, command: &Command) -> Value {
     // `--resume`); a command that starts one takes none.
     if registry.profile == crate::Profile::Robot {
         use crate::robot::SessionUse;
-        if matches!(command.session, Some(SessionUse::Continue | SessionUse::Read))
-            && !properties.contains_key("session")
+        if matches!(
+            command.session,
+            Some(SessionUse::Continue | SessionUse::Read)
+        ) && !properties.contains_key("session")
         {
+            let what = if command.session == Some(SessionUse::Read) {
+                "The session to read (see the `sessions` command)."
+            } else {
+                "The session to continue (see the `sessions` command)."
+            };
             properties.insert(
                 "session".into(),
-                json!({"type": "string", "description": "The session to continue (see the `sessions` command)."}),
+                json!({"type": "string", "description": what}),
             );
             required.push("session".into());
         }
