@@ -362,3 +362,37 @@ fn a_long_list_continues_where_it_stopped() {
     peer.close_stdin();
     assert!(peer.exit_within(Duration::from_secs(5)).success());
 }
+
+/// Unfinished lists wait on threads of their own; only the `MAX_HELD` newest are kept, and the
+/// oldest is dropped (its thread ends) when another comes.
+#[test]
+fn only_the_newest_unfinished_lists_are_kept() {
+    let mut peer = Peer::start(&[]);
+    peer.initialize();
+    let mut tokens = Vec::new();
+    for id in 0..=pas::mcp::MAX_HELD as i64 {
+        let first = call(&mut peer, 10 + id, "item_list", json!({"count": 1001}));
+        let token = first["result"]["structuredContent"]["continuation"]
+            .as_str()
+            .expect("a continuation")
+            .to_owned();
+        tokens.push(token);
+    }
+    let resume = |peer: &mut Peer, id: i64, token: &str| {
+        peer.request(
+            id,
+            "tools/call",
+            json!({"name": "item_list", "arguments": {}, "_meta": {"pas/continuation": token}}),
+        )
+    };
+    let oldest = resume(&mut peer, 100, &tokens[0]);
+    assert_eq!(oldest["result"]["isError"], true, "{oldest}");
+    let newest = resume(&mut peer, 101, tokens.last().unwrap());
+    let items = newest["result"]["structuredContent"]["items"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{newest}"));
+    assert_eq!(items.len(), 1);
+    assert_eq!(items[0]["id"], 1000);
+    peer.close_stdin();
+    assert!(peer.exit_within(Duration::from_secs(5)).success());
+}

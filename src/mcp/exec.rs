@@ -32,6 +32,7 @@ pub const MAX_HELD: usize = 8;
 /// The most resources one `resources/list` page holds.
 pub const MAX_RESOURCES: usize = 1000;
 /// The most requests served at once, each on a thread of its own; more wait for a free one.
+/// (Unfinished lists, at most [`MAX_HELD`], wait for their continuations on threads besides.)
 pub const MAX_CALLS: usize = 16;
 
 // The app is shared by the threads of concurrent calls: everything it holds must be `Sync`
@@ -101,7 +102,7 @@ enum Called {
     /// The result.
     Done(Value),
     /// The result of a list with more to come, and the rest, kept for its continuation.
-    Unfinished(Value, Parked),
+    Unfinished(Value, Box<Parked>),
     /// A continuation: the call goes to the thread that keeps the list.
     Resume(String),
 }
@@ -181,8 +182,13 @@ impl Executor {
                 let spawned = std::thread::Builder::new()
                     .name("mcp-call".into())
                     .spawn_scoped(scope, move || {
-                        this.answer(job);
+                        // A panic outside the handler's own catcher drops the job's answer
+                        // (the client gets an internal error) and never the server.
+                        let parked = panics::catch(|| this.answer(job)).unwrap_or(None);
                         this.done();
+                        if let Some(parked) = parked {
+                            let _ = panics::catch(|| this.park(parked));
+                        }
                     });
                 if let Err(err) = spawned {
                     // The job is dropped with its answer channel: the client gets an internal
@@ -214,9 +220,9 @@ impl Executor {
         freed.notify_one();
     }
 
-    /// Serves one request on the calling thread; a list left unfinished is then kept on it
-    /// until its continuation comes (or it is dropped).
-    fn answer(&self, job: Job) {
+    /// Serves one request on the calling thread; a list left unfinished is returned, for the
+    /// thread to keep until its continuation comes (see [`Executor::park`]).
+    fn answer(&self, job: Job) -> Option<Parked> {
         let Job {
             request,
             cancelled,
@@ -232,7 +238,7 @@ impl Executor {
                 Ok(Called::Done(value)) => reply(Ok(value)),
                 Ok(Called::Unfinished(value, parked)) => {
                     reply(Ok(value));
-                    self.park(parked);
+                    return Some(*parked);
                 }
                 Ok(Called::Resume(resume)) => self.resume(&tool, resume, cancelled, reply),
                 Err(refused) => reply(Err(refused)),
@@ -240,6 +246,7 @@ impl Executor {
             Request::ReadResource { uri } => reply(self.read(&uri, &cancelled)),
             Request::ListResources { cursor } => reply(self.list(cursor, &cancelled)),
         }
+        None
     }
 
     fn call(
@@ -325,7 +332,7 @@ impl Executor {
             redactor,
             resumes,
         };
-        Called::Unfinished(value, parked)
+        Called::Unfinished(value, Box::new(parked))
     }
 
     /// Keeps an unfinished list on this thread and serves its continuations, until the list
