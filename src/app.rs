@@ -26,8 +26,9 @@ use crate::undeclared;
 use crate::{clap_face, codes, doc_commands, panics, parse_error, render, route, signals};
 
 /// A command's handler: parsed arguments and the call's context in, a reply or an error out.
-/// It never prints.
-pub type Handler = dyn Fn(&Args, &Context) -> Result<Reply, Error>;
+/// It never prints. `Send + Sync` because `TOOL mcp` runs concurrent calls on threads of their
+/// own, sharing the app: state a handler keeps goes in an `Arc<Mutex<..>>`, not an `Rc<RefCell<..>>`.
+pub type Handler = dyn Fn(&Args, &Context) -> Result<Reply, Error> + Send + Sync;
 
 /// A tool: its registry, its clap parser and its handlers by dotted command name.
 pub struct App {
@@ -79,7 +80,7 @@ impl App {
     /// robot: a probe `capabilities` reports under `probes` (e.g. whether `lsof` is installed).
     pub fn capability_probe<F>(mut self, name: impl Into<String>, probe: F) -> App
     where
-        F: Fn() -> bool + 'static,
+        F: Fn() -> bool + Send + Sync + 'static,
     {
         self.robot_hooks.probes.push((name.into(), Box::new(probe)));
         self
@@ -88,7 +89,7 @@ impl App {
     /// robot: an action `capabilities` reports under `actions`, and `--check-action` checks.
     pub fn capability_action<F>(mut self, name: impl Into<String>, available: F) -> App
     where
-        F: Fn() -> bool + 'static,
+        F: Fn() -> bool + Send + Sync + 'static,
     {
         self.robot_hooks
             .actions
@@ -97,12 +98,12 @@ impl App {
     }
 
     /// Registers the handlers of the resources' verbs (`ls`, `cat`, ...; levels 3 and 4).
-    pub fn resources<R: Resources>(self, resources: R) -> App {
+    pub fn resources<R: Resources + Send + Sync>(self, resources: R) -> App {
         self.shared_resources(Arc::new(resources))
     }
 
     /// [`App::resources`] for handlers the app shares with its commands' handlers.
-    pub fn shared_resources<R: Resources>(mut self, resources: Arc<R>) -> App {
+    pub fn shared_resources<R: Resources + Send + Sync>(mut self, resources: Arc<R>) -> App {
         self.resources = Some(resources::route::handler(resources));
         self
     }
@@ -110,7 +111,7 @@ impl App {
     /// Registers the handler of the command with this dotted name.
     pub fn handler<F>(mut self, name: impl Into<String>, handler: F) -> App
     where
-        F: Fn(&Args, &Context) -> Result<Reply, Error> + 'static,
+        F: Fn(&Args, &Context) -> Result<Reply, Error> + Send + Sync + 'static,
     {
         self.handlers.insert(name.into(), Box::new(handler));
         self
@@ -119,7 +120,7 @@ impl App {
     /// Registers a check that `health` runs (compose profile), in registration order.
     pub fn health_check<F>(mut self, name: impl Into<String>, check: F) -> App
     where
-        F: Fn(&Args) -> health::Check + 'static,
+        F: Fn(&Args) -> health::Check + Send + Sync + 'static,
     {
         self.health_checks.push(health::Registered {
             name: name.into(),

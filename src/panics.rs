@@ -6,15 +6,18 @@
 //! bug report) followed by the same error. A tool built with `panic = "abort"` cannot be caught.
 
 use std::any::Any;
+use std::cell::RefCell;
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::Mutex;
 
 use serde_json::json;
 
 use crate::error::Error;
 
-/// Message and location of the last panic, kept by the hook for `catch`.
-static LAST_PANIC: Mutex<Option<(String, String)>> = Mutex::new(None);
+thread_local! {
+    /// Message and location of the last panic on this thread, kept by the hook for `catch`
+    /// (the hook runs on the panicking thread; `TOOL mcp` runs calls on several at once).
+    static LAST_PANIC: RefCell<Option<(String, String)>> = const { RefCell::new(None) };
+}
 
 /// Installs the hook for this process.
 pub(crate) fn install(agent: bool) {
@@ -25,9 +28,8 @@ pub(crate) fn install(agent: bool) {
             .location()
             .map(|l| format!("{}:{}", l.file(), l.line()))
             .unwrap_or_default();
-        if let Ok(mut last) = LAST_PANIC.lock() {
-            *last = Some((message, location));
-        }
+        // try_with: a panic while the thread's locals are torn down is still reported.
+        let _ = LAST_PANIC.try_with(|last| *last.borrow_mut() = Some((message, location)));
         if !agent {
             default(info);
         }
@@ -38,9 +40,9 @@ pub(crate) fn install(agent: bool) {
 pub(crate) fn catch<R>(f: impl FnOnce() -> R) -> Result<R, Error> {
     panic::catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
         let (message, location) = LAST_PANIC
-            .lock()
+            .try_with(|last| last.borrow_mut().take())
             .ok()
-            .and_then(|mut last| last.take())
+            .flatten()
             .unwrap_or_else(|| (payload_text(payload.as_ref()), String::new()));
         Error::internal(format!("the command failed unexpectedly: {message}"))
             .with_suggestion("this is a bug in the tool; report it with the command line")

@@ -7,7 +7,8 @@ The plan (JSON, the file named by argv[1]) is written by the Rust test tests/mcp
      "calls": [{"tool", "arguments", "error": null | CODE, "meta": {...}?}],
      "resources": {"read": [URI...], "missing": URI} | null,
      "cancel": {"tool", "arguments"} | null,
-     "progress": {"tool", "arguments", "least": N} | null}
+     "progress": {"tool", "arguments", "least": N} | null,
+     "concurrent": [{"tool", "arguments"}...] | null}   # sent together; each must succeed
 
 Each successful call's structuredContent is validated against the tool's outputSchema with
 `jsonschema`; each error's text block must be {"error": {code, message, exitCode, ...}}. Prints
@@ -111,6 +112,23 @@ async def run(plan):
                 )
                 check(not result.is_error, f"progress call failed: {result.structured_content}")
                 check(len(seen) >= progress["least"], f"{len(seen)} progress notifications")
+
+            concurrent = plan.get("concurrent")
+            if concurrent:
+                # All in flight at once: calls that wait for each other succeed only if the
+                # server runs them at the same time.
+                results = await asyncio.gather(
+                    *(session.call_tool(c["tool"], c["arguments"]) for c in concurrent)
+                )
+                for c, result in zip(concurrent, results):
+                    label = f"concurrent {c['tool']} {json.dumps(c['arguments'])}"
+                    check(not result.is_error, f"{label}: {dump(result)}")
+                    schema = schemas.get(c["tool"])
+                    if schema is not None and not result.is_error:
+                        try:
+                            jsonschema.validate(result.structured_content, schema)
+                        except jsonschema.ValidationError as e:
+                            check(False, f"{label}: does not fit the outputSchema: {e.message}")
 
             cancel = plan.get("cancel")
             if cancel:

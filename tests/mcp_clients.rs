@@ -1,7 +1,7 @@
 //! The weather example (specs/weather.yaml with offline handlers) and the runtime demo served
 //! over MCP, driven by the official Python and TypeScript SDKs: every command with valid and
 //! invalid arguments, progress, cancellation of a long call, and a secret canary that never
-//! appears in anything the server writes.
+//! appears in anything the server writes; concurrent calls served at the same time.
 
 #[path = "mcp_support/mod.rs"]
 mod mcp_support;
@@ -108,4 +108,37 @@ fn demo_progress_panics_and_cancellation() {
     });
     let written = run_clients(&plan);
     assert!(!written.contains(CANARY), "the secret leaked: {written}");
+}
+
+/// Calls that wait for each other (each leaves a mark, then waits for the other's) succeed
+/// only if the server runs them at the same time: served one at a time, the first waits for a
+/// second that cannot start and fails with `ALONE`. Proven through both SDKs, each sending the
+/// calls together, with no clock in the test.
+#[test]
+fn concurrent_calls_are_served_at_the_same_time() {
+    let bin = Path::new(env!("CARGO_BIN_EXE_pas-mcp-rendezvous"));
+    let dir = tempfile::tempdir().unwrap();
+    let party = 3;
+    for client in ["python", "node"] {
+        let place = dir.path().join(client);
+        std::fs::create_dir(&place).unwrap();
+        let mut plan = plan(bin, "rendezvous", json!({}));
+        let meet = |name: &str| {
+            json!({"tool": "meet", "arguments": {
+                "dir": place, "name": name, "party": party, "patience": 20,
+            }})
+        };
+        plan["concurrent"] = json!([meet("a"), meet("b"), meet("c")]);
+        // A lone caller still gets a structured error, not a hang.
+        plan["calls"] = json!([call(
+            "meet",
+            json!({"dir": dir.path().join("nobody"), "name": "x", "party": 2, "patience": 0}),
+            Some("ALONE")
+        )]);
+        std::fs::create_dir(dir.path().join("nobody")).ok();
+        plan["only"] = client.into();
+        run_clients(&plan);
+        let marks = std::fs::read_dir(&place).unwrap().count();
+        assert_eq!(marks, party, "{client}: every call left its mark");
+    }
 }

@@ -1,8 +1,8 @@
 //! `TOOL mcp` at the wire, with a raw JSON-RPC peer: tools/list is byte for byte the registry's
 //! MCP face; hostile input (malformed JSON, unknown methods, an oversized message, a request
 //! before `initialize`, stdin closed mid-call) gets a protocol error or a clean exit, never a
-//! panic; EOF ends the server with 0 and SIGTERM ends it promptly; concurrent requests are
-//! served while a call runs; a tool built without the feature says how to enable it.
+//! panic; EOF ends the server with 0 and SIGTERM ends it promptly; requests are served while a
+//! call runs, and calls run side by side; a tool built without the feature says how to enable it.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -257,7 +257,7 @@ fn sigterm_ends_the_server_promptly() {
 }
 
 #[test]
-fn the_protocol_is_served_while_a_call_runs_and_calls_queue() {
+fn the_protocol_is_served_while_a_call_runs_and_a_quick_call_does_not_wait_for_it() {
     let mut peer = Peer::start(&[]);
     peer.initialize();
     let started = Instant::now();
@@ -280,9 +280,10 @@ fn the_protocol_is_served_while_a_call_runs_and_calls_queue() {
         }
     }
     let ids: Vec<i64> = answered.iter().map(|(id, _)| *id).collect();
-    assert_eq!(ids, [1, 2], "both calls are answered, in turn");
+    // Calls run side by side: the quick one is not queued behind the sleeping one.
+    assert_eq!(ids, [2, 1], "both calls are answered, the quick one first");
     assert_eq!(
-        answered[0].1["result"]["structuredContent"],
+        answered[1].1["result"]["structuredContent"],
         json!({"slept": 2})
     );
     peer.close_stdin();
@@ -358,6 +359,40 @@ fn a_long_list_continues_where_it_stopped() {
         json!({"name": "item_list", "arguments": {}, "_meta": {"pas/continuation": token}}),
     );
     assert_eq!(again["result"]["isError"], true, "{again}");
+    peer.close_stdin();
+    assert!(peer.exit_within(Duration::from_secs(5)).success());
+}
+
+/// Unfinished lists wait on threads of their own; only the `MAX_HELD` newest are kept, and the
+/// oldest is dropped (its thread ends) when another comes.
+#[test]
+fn only_the_newest_unfinished_lists_are_kept() {
+    let mut peer = Peer::start(&[]);
+    peer.initialize();
+    let mut tokens = Vec::new();
+    for id in 0..=pas::mcp::MAX_HELD as i64 {
+        let first = call(&mut peer, 10 + id, "item_list", json!({"count": 1001}));
+        let token = first["result"]["structuredContent"]["continuation"]
+            .as_str()
+            .expect("a continuation")
+            .to_owned();
+        tokens.push(token);
+    }
+    let resume = |peer: &mut Peer, id: i64, token: &str| {
+        peer.request(
+            id,
+            "tools/call",
+            json!({"name": "item_list", "arguments": {}, "_meta": {"pas/continuation": token}}),
+        )
+    };
+    let oldest = resume(&mut peer, 100, &tokens[0]);
+    assert_eq!(oldest["result"]["isError"], true, "{oldest}");
+    let newest = resume(&mut peer, 101, tokens.last().unwrap());
+    let items = newest["result"]["structuredContent"]["items"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{newest}"));
+    assert_eq!(items.len(), 1);
+    assert_eq!(items[0]["id"], 1000);
     peer.close_stdin();
     assert!(peer.exit_within(Duration::from_secs(5)).success());
 }

@@ -48,7 +48,7 @@ pub(crate) fn handlers(plan: &Plan) -> TokenStream {
             }
 
             #app_doc
-            pub fn app(handlers: impl Handlers + 'static) -> pas::App {
+            pub fn app(handlers: impl Handlers + Send + Sync + 'static) -> pas::App {
                 pas::App::from_tool::<Cli, _>(move |cli: Cli, ctx: &pas::Context| #dispatch)
             }
         };
@@ -69,7 +69,7 @@ pub(crate) fn handlers(plan: &Plan) -> TokenStream {
         }
 
         #app_doc
-        pub fn app<H: Handlers>(handlers: H) -> pas::App {
+        pub fn app<H: Handlers + Send + Sync>(handlers: H) -> pas::App {
             let handlers = std::sync::Arc::new(handlers);
             let resources = std::sync::Arc::clone(&handlers);
             pas::App::from_tool::<Cli, _>(move |cli: Cli, ctx: &pas::Context| #dispatch)

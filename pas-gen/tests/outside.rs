@@ -161,7 +161,9 @@ fn an_installed_pas_gen_scaffolds_a_project_that_builds_outside_the_repository()
 
     let manifest = std::fs::read_to_string(project.join("Cargo.toml")).unwrap();
     assert!(
-        manifest.contains(&format!("pas-kit = \"{VERSION}\"")),
+        manifest.contains(&format!(
+            "pas-kit = {{ version = \"{VERSION}\", features = [\"mcp\"] }}"
+        )),
         "the runtime of pas-gen's version, from the registry:\n{manifest}"
     );
     assert!(project.join("skills/word-counter/SKILL.md").is_file());
@@ -205,9 +207,9 @@ fn inside_a_checkout_the_scaffold_depends_on_it_by_path() {
     assert!(output.status.success());
     let path = repo().display().to_string();
     assert!(
-        manifest
-            .unwrap()
-            .contains(&format!("pas-kit = {{ path = {path:?} }}")),
+        manifest.unwrap().contains(&format!(
+            "pas-kit = {{ path = {path:?}, features = [\"mcp\"] }}"
+        )),
         "{path}"
     );
 }
@@ -215,13 +217,17 @@ fn inside_a_checkout_the_scaffold_depends_on_it_by_path() {
 #[test]
 fn pas_version_and_pas_path_choose_the_runtime() {
     let (_, manifest) = scaffold_manifest(&["--pas-version", "9.8.7"]);
-    assert!(manifest.unwrap().contains("pas-kit = \"9.8.7\""));
+    assert!(
+        manifest
+            .unwrap()
+            .contains(r#"pas-kit = { version = "9.8.7", features = ["mcp"] }"#)
+    );
 
     let elsewhere = tempfile::tempdir().unwrap();
     let dir = elsewhere.path().canonicalize().unwrap();
     let (_, manifest) = scaffold_manifest(&["--pas-path", dir.to_str().unwrap()]);
     assert!(manifest.unwrap().contains(&format!(
-        "pas-kit = {{ path = {:?} }}",
+        "pas-kit = {{ path = {:?}, features = [\"mcp\"] }}",
         dir.to_str().unwrap()
     )));
 

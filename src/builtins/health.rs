@@ -10,7 +10,7 @@ use crate::args::Args;
 use crate::reply::Reply;
 
 /// A health check: the call's arguments (global flags included) in, a verdict out.
-pub type HealthCheck = dyn Fn(&Args) -> Check;
+pub type HealthCheck = dyn Fn(&Args) -> Check + Send + Sync;
 
 /// A check registered under a name.
 pub(crate) struct Registered {

@@ -24,7 +24,8 @@ pub(crate) struct Call {
 }
 
 /// The argv of a call. `has_long` says whether the command's clap subcommand has a flag of
-/// that long name (the runtime's `--force` and `--dry-run` are there only where they apply).
+/// that long name (the runtime's confirmation flag, `--force` or robot's `--yes`, and
+/// `--dry-run` are there only where they apply).
 pub(crate) fn argv(
     registry: &Registry,
     command: &Command,
@@ -52,11 +53,20 @@ pub(crate) fn argv(
             }
         }
     }
-    for switch in ["force", "dry-run"] {
-        let declared = own(switch) || registry.global_flags.iter().any(|p| p.name == switch);
-        if !declared && arguments.get(switch) == Some(&Value::Bool(true)) && has_long(switch) {
+    let runtimes = |name: &str| {
+        !own(name) && !registry.global_flags.iter().any(|p| p.name == name) && has_long(name)
+    };
+    // robot's `--resume` is a switch like the confirmation and `--dry-run`.
+    for switch in [super::confirm::argument(registry), "dry-run", "resume"] {
+        if arguments.get(switch) == Some(&Value::Bool(true)) && runtimes(switch) {
             argv.push(format!("--{switch}").into());
         }
+    }
+    // robot's `--session ID`, for a command that continues or reads one.
+    if let Some(Value::String(id)) = arguments.get("session")
+        && runtimes("session")
+    {
+        argv.push(format!("--session={id}").into());
     }
     if !positionals.is_empty() {
         argv.push("--".into());

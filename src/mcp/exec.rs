@@ -1,19 +1,23 @@
-//! The handler thread of `TOOL mcp`: the thread that built the [`App`] runs every call, one at
-//! a time, while the protocol is served on another (handlers are not `Send`, so they stay on
-//! the thread that owns them). A call is parsed, guarded and run exactly as the CLI would run
-//! it ([`App::invoke`]); only what becomes of the reply differs (see [`super::result`]).
+//! The calls of `TOOL mcp`: the thread that built the [`App`] hands each request to a thread of
+//! its own (at most [`MAX_CALLS`] at once, the rest wait their turn), all sharing the app, while
+//! the protocol is served on another thread. Handlers are `Send + Sync` for this (see
+//! [`crate::app::Handler`]); a reply need not be: it is consumed on the thread that made it, and
+//! a list left unfinished for a continuation waits on that thread too (see [`Executor::park`]).
+//! A call is parsed, guarded and run exactly as the CLI would run it ([`App::invoke`]); only
+//! what becomes of the reply differs (see [`super::result`]).
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
-use pas_spec::{Command, Effect, Registry};
+use pas_spec::{Command, Registry};
 use serde_json::{Map, Value, json};
 
-use super::arguments;
 use super::hooks::CallHooks;
 use super::result::{self, Collected, Items};
+use super::{arguments, confirm};
 use crate::app::App;
-use crate::builtins::guard::FORCE_REQUIRED;
 use crate::error::Error;
 use crate::output::{Output, Shared, Stop};
 use crate::redact::Redactor;
@@ -27,6 +31,17 @@ pub const MAX_ITEMS: usize = 1000;
 pub const MAX_HELD: usize = 8;
 /// The most resources one `resources/list` page holds.
 pub const MAX_RESOURCES: usize = 1000;
+/// The most requests served at once, each on a thread of its own; more wait for a free one.
+/// (Unfinished lists, at most [`MAX_HELD`], wait for their continuations on threads besides.)
+pub const MAX_CALLS: usize = 16;
+
+// The app is shared by the threads of concurrent calls: everything it holds must be `Sync`
+// (handlers, resource handlers, health checks, robot probes). This fails to compile otherwise.
+const _: fn() = || {
+    fn shared_by_threads<T: Sync>() {}
+    shared_by_threads::<App>();
+    shared_by_threads::<Executor>();
+};
 
 /// Whether the client cancelled the call (or the server is closing).
 pub(crate) type Cancelled = Arc<dyn Fn() -> bool + Send + Sync>;
@@ -69,24 +84,56 @@ pub(crate) struct Job {
     pub(crate) reply: Answer,
 }
 
-/// An unfinished list waiting for its continuation.
+/// An unfinished list waiting for its continuation: the way to the thread that holds it.
 struct Held {
     token: String,
     tool: String,
+    resume: mpsc::Sender<Resume>,
+}
+
+/// A continuation's call, handed to the thread that holds the list.
+struct Resume {
+    cancelled: Cancelled,
+    reply: Answer,
+}
+
+/// What a `tools/call` came to.
+enum Called {
+    /// The result.
+    Done(Value),
+    /// The result of a list with more to come, and the rest, kept for its continuation.
+    Unfinished(Value, Box<Parked>),
+    /// A continuation: the call goes to the thread that keeps the list.
+    Resume(String),
+}
+
+/// A list left unfinished, kept by the thread that made it (a stream need not be `Send`).
+struct Parked {
+    tool: String,
     stream: Stream,
     redactor: Redactor,
+    resumes: mpsc::Receiver<Resume>,
 }
 
 pub(crate) struct Executor {
     app: App,
     registry: Arc<Registry>,
-    command: clap::Command,
+    /// The parser, shared: locked only while a call's argv is parsed.
+    command: Mutex<clap::Command>,
     redactor: Redactor,
     /// Every MCP tool by name: the command and its `inputSchema` from the face.
     tools: HashMap<String, (Arc<Command>, Value)>,
-    validators: HashMap<String, jsonschema::Validator>,
-    held: VecDeque<Held>,
-    next_token: u64,
+    validators: Mutex<HashMap<String, Arc<jsonschema::Validator>>>,
+    held: Mutex<VecDeque<Held>>,
+    next_token: AtomicU64,
+    /// How many requests are being served.
+    busy: (Mutex<usize>, Condvar),
+}
+
+/// A lock that a panic elsewhere did not spoil (the data behind it stays consistent: every
+/// critical section here is a plain insert, remove or parse).
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl Executor {
@@ -115,45 +162,101 @@ impl Executor {
         Executor {
             app,
             registry,
-            command,
+            command: Mutex::new(command),
             redactor,
             tools,
-            validators: HashMap::new(),
-            held: VecDeque::new(),
-            next_token: 0,
+            validators: Mutex::new(HashMap::new()),
+            held: Mutex::new(VecDeque::new()),
+            next_token: AtomicU64::new(0),
+            busy: (Mutex::new(0), Condvar::new()),
         }
     }
 
-    /// Serves jobs until the protocol thread hangs up.
-    pub(crate) fn serve(mut self, jobs: std::sync::mpsc::Receiver<Job>) {
-        while let Ok(job) = jobs.recv() {
-            let answer = match job.request {
-                Request::Call {
-                    tool,
-                    arguments,
-                    continuation,
-                } => self.call(
-                    &tool,
-                    arguments,
-                    continuation,
-                    &job.cancelled,
-                    &job.progress,
-                ),
-                Request::ReadResource { uri } => self.read(&uri, &job.cancelled),
-                Request::ListResources { cursor } => self.list(cursor, &job.cancelled),
-            };
-            (job.reply)(answer);
+    /// Serves jobs until the protocol thread hangs up, each on a thread of its own (at most
+    /// [`MAX_CALLS`] at once), then waits for the calls still running.
+    pub(crate) fn serve(self, jobs: mpsc::Receiver<Job>) {
+        std::thread::scope(|scope| {
+            while let Ok(job) = jobs.recv() {
+                self.wait_for_a_free_thread();
+                let this = &self;
+                let spawned = std::thread::Builder::new()
+                    .name("mcp-call".into())
+                    .spawn_scoped(scope, move || {
+                        // A panic outside the handler's own catcher drops the job's answer
+                        // (the client gets an internal error) and never the server.
+                        let parked = panics::catch(|| this.answer(job)).unwrap_or(None);
+                        this.done();
+                        if let Some(parked) = parked {
+                            let _ = panics::catch(|| this.park(parked));
+                        }
+                    });
+                if let Err(err) = spawned {
+                    // The job is dropped with its answer channel: the client gets an internal
+                    // error for this request, and the server goes on.
+                    self.done();
+                    eprintln!(
+                        "{}",
+                        json!({"error": "INTERNAL_ERROR", "message": format!("cannot start a thread for a call: {err}")})
+                    );
+                }
+            }
+            // Lists kept for a continuation end with the session.
+            lock(&self.held).clear();
+        });
+    }
+
+    fn wait_for_a_free_thread(&self) {
+        let (count, freed) = &self.busy;
+        let mut busy = lock(count);
+        while *busy >= MAX_CALLS {
+            busy = freed.wait(busy).unwrap_or_else(PoisonError::into_inner);
         }
+        *busy += 1;
+    }
+
+    fn done(&self) {
+        let (count, freed) = &self.busy;
+        *lock(count) -= 1;
+        freed.notify_one();
+    }
+
+    /// Serves one request on the calling thread; a list left unfinished is returned, for the
+    /// thread to keep until its continuation comes (see [`Executor::park`]).
+    fn answer(&self, job: Job) -> Option<Parked> {
+        let Job {
+            request,
+            cancelled,
+            progress,
+            reply,
+        } = job;
+        match request {
+            Request::Call {
+                tool,
+                arguments,
+                continuation,
+            } => match self.call(&tool, arguments, continuation, &cancelled, &progress) {
+                Ok(Called::Done(value)) => reply(Ok(value)),
+                Ok(Called::Unfinished(value, parked)) => {
+                    reply(Ok(value));
+                    return Some(*parked);
+                }
+                Ok(Called::Resume(resume)) => self.resume(&tool, resume, cancelled, reply),
+                Err(refused) => reply(Err(refused)),
+            },
+            Request::ReadResource { uri } => reply(self.read(&uri, &cancelled)),
+            Request::ListResources { cursor } => reply(self.list(cursor, &cancelled)),
+        }
+        None
     }
 
     fn call(
-        &mut self,
+        &self,
         tool: &str,
         arguments: Map<String, Value>,
         continuation: Option<String>,
         cancelled: &Cancelled,
         progress: &ProgressSink,
-    ) -> Result<Value, Refused> {
+    ) -> Result<Called, Refused> {
         // An unknown tool is a protocol error (MCP), not a tool's error.
         let Some((command, schema)) = self.tools.get(tool).cloned() else {
             return Err(Refused {
@@ -161,46 +264,37 @@ impl Executor {
                 message: format!("unknown tool `{tool}`: tools/list names every tool"),
             });
         };
-        Ok(self.run(
-            tool,
-            &command,
-            &schema,
-            arguments,
-            continuation,
-            cancelled,
-            progress,
-        ))
+        if let Some(token) = continuation {
+            return Ok(Called::Resume(token));
+        }
+        Ok(self.run(tool, &command, &schema, arguments, cancelled, progress))
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn run(
-        &mut self,
+        &self,
         tool: &str,
         command: &Arc<Command>,
         schema: &Value,
         arguments: Map<String, Value>,
-        continuation: Option<String>,
         cancelled: &Cancelled,
         progress: &ProgressSink,
-    ) -> Value {
-        if let Some(token) = continuation {
-            return self.resume(tool, &token, cancelled);
-        }
+    ) -> Called {
         if let Err(error) = self.validate(tool, schema, &arguments) {
-            return self.error_result(error, &self.redactor.clone());
+            return Called::Done(self.error_result(error, &self.redactor));
         }
-        if let Err(error) = self.force_given(command, &arguments) {
-            return self.error_result(error, &self.redactor.clone());
+        if let Err(error) = self.confirmed(command, &arguments) {
+            return Called::Done(self.error_result(error, &self.redactor));
         }
         let has_long = |long: &str| self.subcommand_has_long(command, long);
         let call = arguments::argv(&self.registry, command, &arguments, &has_long);
         let mut redactor = self.redactor.clone();
         redactor.scan_argv(&call.argv);
-        let matches = match self.command.try_get_matches_from_mut(call.argv.iter()) {
+        let parsed = lock(&self.command).try_get_matches_from_mut(call.argv.iter());
+        let matches = match parsed {
             Ok(matches) => matches,
             Err(err) => {
                 let help = format!("tools/list: {tool}");
-                return self.error_result(parse_error::map(&err, &help), &redactor);
+                return Called::Done(self.error_result(parse_error::map(&err, &help), &redactor));
             }
         };
         let shared = self.shared(cancelled, progress, call.input, redactor);
@@ -208,81 +302,131 @@ impl Executor {
         let ran = self.app.invoke(&shared, &matches, &argv, |reply| {
             collect(reply, &shared, progress.as_ref())
         });
-        let redactor = shared.lock().redactor.clone();
+        let (redactor, ran) = {
+            let output = shared.lock();
+            // The data as the CLI's envelope holds it (compose and robot; item 7 of issue 12).
+            let ran = ran.map(|collected| envelope_data(&*output.profile, collected));
+            (output.redactor.clone(), ran)
+        };
         match ran {
-            Ok(Collected::Items(mut items)) => {
-                if let Some(stream) = items.rest.take() {
-                    items.continuation = Some(self.hold(tool, stream, redactor.clone()));
+            Ok(Collected::Items(items)) => self.items_result(tool, items, redactor),
+            Ok(collected) => Called::Done(result::success(collected, &redactor)),
+            Err(Stop::Failed(error)) => Called::Done(self.error_result(error, &redactor)),
+            Err(Stop::Closed) => Called::Done(
+                self.error_result(Error::general("the call's output was closed"), &redactor),
+            ),
+        }
+    }
+
+    /// The result of a list's items; a list with more to come is kept for its continuation.
+    fn items_result(&self, tool: &str, mut items: Items, redactor: Redactor) -> Called {
+        let Some(stream) = items.rest.take() else {
+            return Called::Done(result::success(Collected::Items(items), &redactor));
+        };
+        let (resume, resumes) = mpsc::channel();
+        items.continuation = Some(self.hold(tool, resume));
+        let value = result::success(Collected::Items(items), &redactor);
+        let parked = Parked {
+            tool: tool.to_owned(),
+            stream,
+            redactor,
+            resumes,
+        };
+        Called::Unfinished(value, Box::new(parked))
+    }
+
+    /// Keeps an unfinished list on this thread and serves its continuations, until the list
+    /// ends, fails, or is dropped (a newer one took its place, or the session ended).
+    fn park(&self, parked: Parked) {
+        let Parked {
+            tool,
+            mut stream,
+            redactor,
+            mut resumes,
+        } = parked;
+        while let Ok(Resume { cancelled, reply }) = resumes.recv() {
+            let never = |_: Value| {};
+            let pulled = panics::catch(|| pull(stream, cancelled.as_ref(), &never));
+            let items = match pulled {
+                Ok(Ok(items)) => items,
+                Ok(Err(error)) | Err(error) => {
+                    reply(Ok(self.error_result(error, &redactor)));
+                    return;
                 }
-                result::success(Collected::Items(items), &redactor)
-            }
-            Ok(collected) => result::success(collected, &redactor),
-            Err(Stop::Failed(error)) => self.error_result(error, &redactor),
-            Err(Stop::Closed) => {
-                self.error_result(Error::general("the call's output was closed"), &redactor)
+            };
+            match self.items_result(&tool, items, redactor.clone()) {
+                Called::Unfinished(value, next) => {
+                    reply(Ok(value));
+                    stream = next.stream;
+                    resumes = next.resumes;
+                }
+                Called::Done(value) => {
+                    reply(Ok(value));
+                    return;
+                }
+                Called::Resume(_) => return,
             }
         }
     }
 
-    /// The next items of a list a former call left unfinished.
-    fn resume(&mut self, tool: &str, token: &str, cancelled: &Cancelled) -> Value {
-        let position = self
-            .held
-            .iter()
-            .position(|h| h.token == token && h.tool == tool);
-        let Some(held) = position.and_then(|i| self.held.remove(i)) else {
+    /// The next items of a list a former call left unfinished: the call goes to the thread
+    /// that keeps the list.
+    fn resume(&self, tool: &str, token: String, cancelled: Cancelled, reply: Answer) {
+        let held = {
+            let mut held = lock(&self.held);
+            let position = held.iter().position(|h| h.token == token && h.tool == tool);
+            position.and_then(|i| held.remove(i))
+        };
+        let gone = || {
             let error = Error::invalid_argument(format!(
                 "no unfinished list of {tool} has the continuation `{token}`"
             ))
             .with_suggestion(format!(
                 "a continuation is good once, for the same tool, and only the {MAX_HELD} newest are kept; call the tool again without it"
             ));
-            return self.error_result(error, &self.redactor.clone());
+            self.error_result(error, &self.redactor)
         };
-        let Held {
-            stream, redactor, ..
-        } = held;
-        let never = |_: Value| {};
-        let pulled = panics::catch(|| pull(stream, cancelled.as_ref(), &never));
-        match pulled {
-            Ok(Ok(mut items)) => {
-                if let Some(stream) = items.rest.take() {
-                    items.continuation = Some(self.hold(tool, stream, redactor.clone()));
-                }
-                result::success(Collected::Items(items), &redactor)
-            }
-            Ok(Err(error)) | Err(error) => self.error_result(error, &redactor),
+        let Some(held) = held else {
+            return reply(Ok(gone()));
+        };
+        if let Err(mpsc::SendError(resume)) = held.resume.send(Resume { cancelled, reply }) {
+            (resume.reply)(Ok(gone()));
         }
     }
 
-    fn hold(&mut self, tool: &str, stream: Stream, redactor: Redactor) -> String {
-        self.next_token += 1;
-        let token = format!("{}-{}", std::process::id(), self.next_token);
-        if self.held.len() == MAX_HELD {
-            self.held.pop_front();
+    fn hold(&self, tool: &str, resume: mpsc::Sender<Resume>) -> String {
+        let next = self.next_token.fetch_add(1, Ordering::Relaxed) + 1;
+        let token = format!("{}-{next}", std::process::id());
+        let mut held = lock(&self.held);
+        if held.len() == MAX_HELD {
+            // Its thread sees the channel close and drops the list.
+            held.pop_front();
         }
-        self.held.push_back(Held {
+        held.push_back(Held {
             token: token.clone(),
             tool: tool.to_owned(),
-            stream,
-            redactor,
+            resume,
         });
         token
     }
 
     fn validate(
-        &mut self,
+        &self,
         tool: &str,
         schema: &Value,
         arguments: &Map<String, Value>,
     ) -> Result<(), Error> {
-        if !self.validators.contains_key(tool) {
-            let validator = jsonschema::validator_for(schema).map_err(|e| {
-                Error::internal(format!("the inputSchema of {tool} does not compile: {e}"))
-            })?;
-            self.validators.insert(tool.to_owned(), validator);
-        }
-        let validator = &self.validators[tool];
+        let compiled = lock(&self.validators).get(tool).cloned();
+        let validator = match compiled {
+            Some(validator) => validator,
+            None => {
+                let validator = Arc::new(jsonschema::validator_for(schema).map_err(|e| {
+                    Error::internal(format!("the inputSchema of {tool} does not compile: {e}"))
+                })?);
+                lock(&self.validators).insert(tool.to_owned(), validator.clone());
+                validator
+            }
+        };
         let instance = Value::Object(arguments.clone());
         let problems: Vec<(String, String)> = validator
             .iter_errors(&instance)
@@ -304,27 +448,30 @@ impl Executor {
             })))
     }
 
-    /// A destructive command needs `force: true` (or a dry run). When the CLI has a `--force`
-    /// for it, the runtime's own guard decides (it gets `--force` from the argument); this
-    /// covers the commands whose CLI confirmation is not the runtime's.
-    fn force_given(&self, command: &Command, arguments: &Map<String, Value>) -> Result<(), Error> {
+    /// A command that needs confirming needs its confirmation argument (`force: true`, robot's
+    /// `yes: true`; see [`confirm`]) or a dry run. When the CLI has that flag on it, the runtime's
+    /// own guard decides (it gets the flag from the argument); this covers the commands whose
+    /// CLI confirmation is not the runtime's.
+    fn confirmed(&self, command: &Command, arguments: &Map<String, Value>) -> Result<(), Error> {
         let on = |name: &str| arguments.get(name) == Some(&Value::Bool(true));
-        if command.effect != Effect::Destructive
-            || on("force")
+        let flag = confirm::argument(&self.registry);
+        if !confirm::needed(&self.registry, command)
+            || on(flag)
             || (command.dry_run && on("dry-run"))
-            || self.subcommand_has_long(command, "force")
+            || self.subcommand_has_long(command, flag)
         {
             return Ok(());
         }
         Err(Error::new(
-            FORCE_REQUIRED,
-            format!("{} is destructive and needs force", command.name),
+            confirm::error_code(&self.registry).to_owned(),
+            format!("{} is destructive and needs {flag}", command.name),
         )
-        .with_suggestion(force_hint(command)))
+        .with_suggestion(confirm::hint(&self.registry, command)))
     }
 
     fn subcommand_has_long(&self, command: &Command, long: &str) -> bool {
-        let mut cmd = &self.command;
+        let root = lock(&self.command);
+        let mut cmd = &*root;
         for word in command.argv_path() {
             match cmd.find_subcommand(&word) {
                 Some(sub) => cmd = sub,
@@ -353,30 +500,42 @@ impl Executor {
             input,
         };
         let profile = profile::for_call(self.registry.clone(), true, &[]);
+        // robot: the call's state (confirmation, session, token controls), as on the CLI.
+        let robot = profile.robot_state();
         let output = Output::new(profile, redactor, None);
-        Arc::new(Shared::new(self.registry.clone(), true, output).with_mcp(hooks))
+        let shared = Shared::new(self.registry.clone(), true, output).with_robot(robot);
+        Arc::new(shared.with_mcp(hooks))
     }
 
     fn error_result(&self, mut error: Error, redactor: &Redactor) -> Value {
-        if error.code() == FORCE_REQUIRED {
-            // The CLI's hint names `--force`; over MCP the confirmation is an argument.
+        if confirm::is_refusal(&self.registry, &error) {
+            // The CLI's hint names its flag; over MCP the confirmation is an argument.
+            let named = |c: &Command| {
+                error.message().starts_with(&format!("{} ", c.name))
+                    || error.message().starts_with(&format!("`{}` ", c.name))
+            };
             let hint = self
                 .registry
                 .all_commands()
                 .into_iter()
-                .find(|c| error.message().starts_with(&format!("{} ", c.name)))
-                .map(|c| force_hint(&c))
-                .unwrap_or_else(|| "call again with `force: true`".to_owned());
+                .find(named)
+                .map(|c| confirm::hint(&self.registry, &c))
+                .unwrap_or_else(|| {
+                    format!(
+                        "call again with `{}: true`",
+                        confirm::argument(&self.registry)
+                    )
+                });
             error = error.with_suggestion(hint);
         }
         redactor.error(&mut error);
         let profile = profile::for_call(self.registry.clone(), true, &[]);
         let exit = profile.exit_code(&error);
-        result::error(&error, exit)
+        result::error(&profile.envelope_error(error), exit)
     }
 
     /// `resources/read`: the `cat` verb of the path the URI names.
-    fn read(&mut self, uri: &str, cancelled: &Cancelled) -> Result<Value, Refused> {
+    fn read(&self, uri: &str, cancelled: &Cancelled) -> Result<Value, Refused> {
         let path = super::resources::path_of(&self.registry.name, uri).ok_or_else(|| Refused {
             code: RESOURCE_NOT_FOUND,
             message: format!(
@@ -394,7 +553,7 @@ impl Executor {
     }
 
     /// `resources/list`: every file `ls` reaches from `/`, one page at a time.
-    fn list(&mut self, cursor: Option<String>, cancelled: &Cancelled) -> Result<Value, Refused> {
+    fn list(&self, cursor: Option<String>, cancelled: &Cancelled) -> Result<Value, Refused> {
         let skip: usize = match cursor.as_deref().map(str::parse) {
             None => 0,
             Some(Ok(skip)) => skip,
@@ -444,13 +603,12 @@ impl Executor {
     }
 
     /// Runs a verb command on a path, as a resource request does.
-    fn verb(&mut self, words: &[&str], cancelled: &Cancelled) -> Result<Collected, Error> {
+    fn verb(&self, words: &[&str], cancelled: &Cancelled) -> Result<Collected, Error> {
         let mut argv: Vec<String> = vec![self.registry.name.clone()];
         argv.push(words[0].to_owned());
         argv.push("--".to_owned());
         argv.extend(words[1..].iter().map(|w| (*w).to_owned()));
-        let matches = self
-            .command
+        let matches = lock(&self.command)
             .try_get_matches_from_mut(argv)
             .map_err(|err| parse_error::map(&err, "resources/templates/list"))?;
         let never: ProgressSink = Arc::new(|_| {});
@@ -468,18 +626,6 @@ impl Executor {
             Err(Stop::Closed) => Err(Error::general("the call's output was closed")),
         }
     }
-}
-
-/// The hint of a destructive call without `force`.
-fn force_hint(command: &Command) -> String {
-    let mut hint = format!(
-        "call {} again with `force: true` to confirm",
-        pas_spec::faces::mcp::tool_name(command)
-    );
-    if command.dry_run {
-        hint.push_str(", or `dry-run: true` to see what it would do");
-    }
-    hint
 }
 
 /// The argument a schema violation is about: the first segment of its instance path, else the
@@ -508,6 +654,23 @@ fn progress_of(event: &Value) -> Value {
         progress["message"] = message.into();
     }
     progress
+}
+
+/// The collected reply with the data as the profile's envelope would hold it.
+fn envelope_data(profile: &dyn profile::Profile, collected: Collected) -> Collected {
+    match collected {
+        Collected::Object(value) => Collected::Object(profile.envelope_data(value)),
+        Collected::Items(mut items) => {
+            let list = Value::Array(std::mem::take(&mut items.items));
+            match profile.envelope_data(list) {
+                Value::Array(list) => items.items = list,
+                // A profile that made the list something else: keep it whole.
+                other => return Collected::Object(other),
+            }
+            Collected::Items(items)
+        }
+        other => other,
+    }
 }
 
 /// The reply as data: an object, the first [`MAX_ITEMS`] items of a list (the rest kept), the

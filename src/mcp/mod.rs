@@ -1,12 +1,13 @@
 //! `TOOL mcp`: every pas CLI is also an MCP server over stdio, serving the same registry and
-//! the same handlers as its command line (feature `mcp`, on by default).
+//! the same handlers as its command line (cargo feature `mcp` of pas-kit).
 //!
 //! - `tools/list` is the registry's MCP face, what `pas-gen mcp SPEC` prints
 //!   ([`pas_spec::faces::mcp`]): one tool per command and per level 3/4 verb.
 //! - `tools/call` validates the arguments against the tool's `inputSchema` (a violation is a
 //!   tool error naming the argument), turns them into the argv the CLI would get
 //!   (`arguments.rs`), and runs the handler in-process exactly as the CLI does (its guards too:
-//!   a destructive command needs `force: true`). The reply becomes a result as `result.rs` says;
+//!   a destructive command needs `force: true`, or `yes: true` in the robot profile, as the
+//!   CLI needs `--force` or `--yes`; see `confirm.rs`). The reply becomes a result as `result.rs` says;
 //!   a handler error or panic becomes `isError: true` with the structured error and the exit
 //!   code the CLI would have used, and the server keeps serving.
 //! - Levels 3 and 4: resources as MCP resources (see `resources.rs`).
@@ -15,10 +16,11 @@
 //!   the server writes.
 //! - `notifications/cancelled` reaches the handler as [`crate::Context::stop_requested`];
 //!   progress ([`crate::Context::progress`], and each event of an event stream) becomes
-//!   `notifications/progress` when the call carries a progress token. Calls run one at a time
-//!   on the thread that built the app (handlers need not be `Send`); the protocol itself
-//!   (listing, cancelling, pinging) is served meanwhile. EOF on stdin ends the server with exit
-//!   0; SIGTERM (SIGINT) ends it at once with 143 (130).
+//!   `notifications/progress` when the call carries a progress token. Calls run concurrently,
+//!   each on a thread of its own sharing the app (at most [`MAX_CALLS`] at once; handlers are
+//!   `Send + Sync` for this), and the protocol itself (listing, cancelling, pinging) is served
+//!   meanwhile. EOF on stdin ends the server with exit 0; SIGTERM (SIGINT) ends it at once with
+//!   143 (130).
 //!
 //! stdout carries only protocol messages; diagnostics go to stderr.
 
@@ -26,6 +28,8 @@ pub(crate) mod hooks;
 
 #[cfg(feature = "mcp")]
 mod arguments;
+#[cfg(feature = "mcp")]
+mod confirm;
 #[cfg(feature = "mcp")]
 mod exec;
 #[cfg(feature = "mcp")]
@@ -36,7 +40,7 @@ mod result;
 mod server;
 
 #[cfg(feature = "mcp")]
-pub use exec::{MAX_HELD, MAX_ITEMS, MAX_RESOURCES};
+pub use exec::{MAX_CALLS, MAX_HELD, MAX_ITEMS, MAX_RESOURCES};
 #[cfg(feature = "mcp")]
 pub(crate) use server::serve;
 
@@ -70,7 +74,7 @@ pub(crate) fn not_built(registry: &Registry) -> crate::Error {
         format!("{} was built without its MCP server", registry.name),
     )
     .with_suggestion(
-        "rebuild with the `mcp` feature of pas-kit (on by default): `pas-kit = { version = \"...\", features = [\"mcp\"] }`",
+        "rebuild with the `mcp` feature of pas-kit: `pas-kit = { version = \"...\", features = [\"mcp\"] }`",
     )
 }
 

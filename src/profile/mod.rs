@@ -100,6 +100,16 @@ pub(crate) trait Profile: Send {
     fn success_exit(&self) -> u8 {
         0
     }
+    /// A transport without the envelope (`TOOL mcp`): the reply's data as the envelope's
+    /// `data` holds it (robot adds its gates and applies its token controls).
+    fn envelope_data(&self, data: serde_json::Value) -> serde_json::Value {
+        data
+    }
+    /// A transport without the envelope (`TOOL mcp`): the error as the envelope reports it
+    /// (robot reports runtime constants under their roles' codes, the constant in `kind`).
+    fn envelope_error(&self, error: Error) -> Error {
+        error
+    }
 }
 
 /// The profile for this tool and this call (`argv` after the pre-scan: `--toon` is read from

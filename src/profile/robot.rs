@@ -281,6 +281,33 @@ impl Profile for RobotProfile {
         Some(self.state.clone())
     }
 
+    fn envelope_data(&self, data: Value) -> Value {
+        let transformed = serde_json::to_vec(&data)
+            .ok()
+            .and_then(|bytes| self.transform(&bytes).ok().flatten());
+        transformed.unwrap_or(data)
+    }
+
+    fn envelope_error(&self, error: Error) -> Error {
+        let (name, _, _) = self.classify(&error);
+        if name == error.code() {
+            return error;
+        }
+        // As `error` writes it: the role's code, the precise constant in `details.kind`.
+        let mut details = error.details().cloned().unwrap_or(Value::Null);
+        match &mut details {
+            Value::Object(map) => {
+                map.insert("kind".into(), Value::from(error.code()));
+            }
+            _ => details = serde_json::json!({ "kind": error.code() }),
+        }
+        let mut reported = Error::new(name, error.message()).with_details(details);
+        if let Some(suggestion) = error.suggestion() {
+            reported = reported.with_suggestion(suggestion);
+        }
+        reported
+    }
+
     fn success_exit(&self) -> u8 {
         let call = self.state.lock();
         call.outcome

@@ -20,10 +20,10 @@ use crate::items::Items;
 use crate::reply::Reply;
 
 /// A tool's resource handlers, with their types erased.
-pub(crate) type VerbHandler = dyn Fn(Verb, &Args, &Context) -> Result<Reply, Error>;
+pub(crate) type VerbHandler = dyn Fn(Verb, &Args, &Context) -> Result<Reply, Error> + Send + Sync;
 
 /// The handler the app calls for every verb.
-pub(crate) fn handler<R: Resources>(resources: Arc<R>) -> Box<VerbHandler> {
+pub(crate) fn handler<R: Resources + Send + Sync>(resources: Arc<R>) -> Box<VerbHandler> {
     Box::new(move |verb, args, ctx| call(&resources, verb, args, ctx))
 }
 

@@ -145,6 +145,6 @@ impl CallState {
 /// Probes and actions a tool adds to `capabilities` ([`crate::App::capability_probe`]).
 #[derive(Default)]
 pub(crate) struct Hooks {
-    pub(crate) probes: Vec<(String, Box<dyn Fn() -> bool>)>,
-    pub(crate) actions: Vec<(String, Box<dyn Fn() -> bool>)>,
+    pub(crate) probes: Vec<(String, Box<dyn Fn() -> bool + Send + Sync>)>,
+    pub(crate) actions: Vec<(String, Box<dyn Fn() -> bool + Send + Sync>)>,
 }

@@ -2,7 +2,7 @@
 //! as the clap-derived value itself (`Cli`, or an enum variant), rebuilt from clap's matches.
 
 use std::process::ExitCode;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use clap::Parser;
 
@@ -22,7 +22,7 @@ impl App {
     pub fn from_tool<T, F>(handler: F) -> App
     where
         T: AgentTool + Parser + 'static,
-        F: Fn(T, &Context) -> Result<Reply, Error> + 'static,
+        F: Fn(T, &Context) -> Result<Reply, Error> + Send + Sync + 'static,
     {
         // One clap command serves both: the registry is read from it, then it parses.
         let command = T::command();
@@ -42,11 +42,11 @@ impl App {
             .iter()
             .map(|command| command.name.clone())
             .collect();
-        let handler = Rc::new(handler);
+        let handler = Arc::new(handler);
         let mut app = App::with_command(registry, command);
         app.schemas = build::PendingSchemas::new(Some(schemas));
         for name in names {
-            let handler = Rc::clone(&handler);
+            let handler = Arc::clone(&handler);
             app = app.handler(name, move |args: &Args, ctx: &Context| {
                 // clap parsed argv with this very command, so this fails only on a bug.
                 let value = T::from_arg_matches(args.root_matches()).map_err(|err| {
@@ -66,7 +66,7 @@ impl App {
 pub fn run<T, F>(handler: F) -> ExitCode
 where
     T: AgentTool + Parser + 'static,
-    F: Fn(T, &Context) -> Result<Reply, Error> + 'static,
+    F: Fn(T, &Context) -> Result<Reply, Error> + Send + Sync + 'static,
 {
     App::from_tool::<T, F>(handler).run()
 }

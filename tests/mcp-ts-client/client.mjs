@@ -103,6 +103,24 @@ if (plan.progress) {
   check(seen.length >= plan.progress.least, `${seen.length} progress notifications`);
 }
 
+if (plan.concurrent) {
+  // All in flight at once: calls that wait for each other succeed only if the server runs
+  // them at the same time.
+  const results = await Promise.all(
+    plan.concurrent.map((c) => client.callTool({ name: c.tool, arguments: c.arguments })),
+  );
+  plan.concurrent.forEach((c, i) => {
+    const result = results[i];
+    const label = `concurrent ${c.tool} ${JSON.stringify(c.arguments)}`;
+    check(!result.isError, `${label}: ${JSON.stringify(result)}`);
+    const schema = schemas[c.tool];
+    if (schema && !result.isError) {
+      const validate = ajv.compile(schema);
+      check(validate(result.structuredContent), `${label}: ${ajv.errorsText(validate.errors)}`);
+    }
+  });
+}
+
 if (plan.cancel) {
   const started = Date.now();
   const abort = new AbortController();

@@ -38,7 +38,7 @@ pub fn plan(bin: &Path, name: &str, env: Value) -> Value {
     json!({
         "command": bin, "args": ["mcp"], "env": env, "tools_name": name,
         "tools": expected_tools(bin), "calls": [],
-        "resources": null, "cancel": null, "progress": null,
+        "resources": null, "cancel": null, "progress": null, "concurrent": null,
     })
 }
 
@@ -151,4 +151,113 @@ pub fn run_clients(plan: &Value) -> String {
 /// A call the plan makes: `error` is the code the tool error must carry, or null.
 pub fn call(tool: &str, arguments: Value, error: Option<&str>) -> Value {
     json!({ "tool": tool, "arguments": arguments, "error": error })
+}
+
+/// One `TOOL mcp` server on pipes, for tests that compare an MCP call with the same command
+/// on the command line (the SDK plans above check the protocol; this reads the results).
+pub struct Session {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+    next_id: i64,
+}
+
+impl Session {
+    /// Starts `bin mcp` with `env` added and initializes the session.
+    pub fn start(bin: &Path, env: &[(&str, &Path)]) -> Session {
+        use std::process::Stdio;
+        let mut child = Command::new(bin)
+            .arg("mcp")
+            .envs(env.iter().map(|(k, v)| (*k, *v)))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take();
+        let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut session = Session {
+            child,
+            stdin,
+            stdout,
+            next_id: 0,
+        };
+        session.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "pas-test", "version": "1"}}),
+        );
+        session.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        session
+    }
+
+    fn send(&mut self, message: &Value) {
+        use std::io::Write;
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{message}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The response to one request (notifications before it are skipped).
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        use std::io::BufRead;
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let mut line = String::new();
+            let read = self.stdout.read_line(&mut line).unwrap();
+            assert!(
+                read > 0,
+                "the server closed stdout before answering {method}"
+            );
+            let message: Value = serde_json::from_str(&line).unwrap();
+            if message["id"] == id {
+                return message;
+            }
+        }
+    }
+
+    /// A `tools/call` result.
+    pub fn call(&mut self, tool: &str, arguments: Value) -> Value {
+        let response = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
+        response["result"].clone()
+    }
+
+    /// Closes stdin; the server must end with 0.
+    pub fn end(mut self) {
+        self.stdin.take();
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "EOF ends the server with 0: {status}");
+    }
+}
+
+/// What an MCP result means, in the terms of a CLI envelope: `{"data": ...}` for a success (a
+/// list's items as the array the envelope holds), `{"error": {"code", "message"}}` for an
+/// error.
+pub fn as_envelope(result: &Value) -> Value {
+    let text = |result: &Value| -> Value {
+        result["content"][0]["text"]
+            .as_str()
+            .map(|t| serde_json::from_str(t).unwrap_or(Value::String(t.to_owned())))
+            .unwrap_or(Value::Null)
+    };
+    if result["isError"] == true {
+        let error = &text(result)["error"];
+        return json!({"error": {"code": error["code"], "message": error["message"]}});
+    }
+    let data = match result.get("structuredContent") {
+        Some(Value::Object(body)) if body.contains_key("items") => body["items"].clone(),
+        Some(body) => body.clone(),
+        None => text(result),
+    };
+    json!({ "data": data })
+}
+
+/// A CLI envelope reduced to the same terms: its `data`, or its error's code and message.
+pub fn envelope_meaning(envelope: &Value) -> Value {
+    match envelope.get("error") {
+        Some(error) => json!({"error": {"code": error["code"], "message": error["message"]}}),
+        None => json!({ "data": envelope["data"] }),
+    }
 }

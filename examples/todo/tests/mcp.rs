@@ -73,3 +73,142 @@ fn todo_through_both_sdks() {
         run_clients(&plan);
     }
 }
+
+/// A timestamp (`2026-11-24T20:13:59Z`) as `<time>`: the two stores are written a moment apart.
+fn timeless(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::String(text)
+            if text.len() == 20
+                && text.as_bytes()[10] == b'T'
+                && text.ends_with('Z')
+                && text[..4].bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            *text = "<time>".into();
+        }
+        Value::Array(items) => items.iter_mut().for_each(timeless),
+        Value::Object(map) => map.values_mut().for_each(timeless),
+        _ => {}
+    }
+}
+
+/// Issue 12, item 7 (compose): every command run on the command line and over MCP, each way on
+/// a fresh store, means the same: the MCP data is the envelope's `data` (a list's items its
+/// array), an MCP error carries the envelope's code and message.
+#[test]
+fn an_mcp_call_returns_the_data_of_the_cli_envelope() {
+    use mcp_support::{Session, as_envelope, envelope_meaning};
+    let dir = tempfile::tempdir().unwrap();
+    let bin = Path::new(env!("CARGO_BIN_EXE_todo"));
+    // (argv, stdin, tool, arguments)
+    let steps: Vec<(Vec<&str>, Option<&str>, &str, serde_json::Value)> = vec![
+        (
+            vec![
+                "task",
+                "create",
+                "--title",
+                "Renew passport",
+                "--due",
+                "2026-03-01",
+            ],
+            None,
+            "task_create",
+            json!({"title": "Renew passport", "due": "2026-03-01"}),
+        ),
+        (
+            vec!["task", "create"],
+            Some(r#"{"title": "From input", "priority": "high", "tags": ["home"]}"#),
+            "task_create",
+            json!({"input": {"title": "From input", "priority": "high", "tags": ["home"]}}),
+        ),
+        (vec!["task", "list"], None, "task_list", json!({})),
+        (
+            vec!["task", "list", "--limit", "1"],
+            None,
+            "task_list",
+            json!({"limit": 1}),
+        ),
+        (vec!["task", "get", "1"], None, "task_get", json!({"id": 1})),
+        (
+            vec!["task", "get", "999"],
+            None,
+            "task_get",
+            json!({"id": 999}),
+        ),
+        (
+            vec!["task", "update", "1", "--title", "Renew the passport"],
+            None,
+            "task_update",
+            json!({"id": 1, "title": "Renew the passport"}),
+        ),
+        (
+            vec!["task", "done", "1"],
+            None,
+            "task_done",
+            json!({"id": 1}),
+        ),
+        (
+            vec!["task", "delete", "2"],
+            None,
+            "task_delete",
+            json!({"id": 2}),
+        ),
+        (
+            vec!["task", "delete", "2", "--dry-run"],
+            None,
+            "task_delete",
+            json!({"id": 2, "dry-run": true}),
+        ),
+        (
+            vec!["task", "delete", "2", "--force"],
+            None,
+            "task_delete",
+            json!({"id": 2, "force": true}),
+        ),
+        (
+            vec!["task", "list", "--status", "all"],
+            None,
+            "task_list",
+            json!({"status": "all"}),
+        ),
+    ];
+    let cli_db = dir.path().join("cli.db");
+    let mcp_db = dir.path().join("mcp.db");
+    let mut session = Session::start(bin, &[("TODO_DB", &mcp_db)]);
+    for (argv, stdin, tool, arguments) in steps {
+        let mut cli = std::process::Command::new(bin);
+        cli.args(&argv).env("TODO_DB", &cli_db);
+        let output = match stdin {
+            Some(text) => {
+                use std::io::Write;
+                let mut child = cli
+                    .stdin(std::process::Stdio::piped())
+                    .stdout(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap();
+                child
+                    .stdin
+                    .take()
+                    .unwrap()
+                    .write_all(text.as_bytes())
+                    .unwrap();
+                child.wait_with_output().unwrap()
+            }
+            None => cli.output().unwrap(),
+        };
+        let envelope: serde_json::Value = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|e| panic!("{argv:?}: not an envelope ({e})"));
+        let mut expected = envelope_meaning(&envelope);
+        let mut got = as_envelope(&session.call(tool, arguments.clone()));
+        timeless(&mut expected);
+        timeless(&mut got);
+        if expected.get("error").is_some() {
+            // The hint differs by design (a flag on the command line, an argument over MCP);
+            // the code is the same.
+            assert_eq!(got["error"]["code"], expected["error"]["code"], "{argv:?}");
+        } else {
+            assert_eq!(got, expected, "{argv:?} against {tool} {arguments}");
+        }
+    }
+    session.end();
+}

@@ -76,16 +76,23 @@ impl Runtime {
         }
     }
 
-    /// The dependency's TOML value, escaped by toml_edit.
+    /// The dependency's TOML value, escaped by toml_edit. It turns on the runtime's `mcp`
+    /// feature by name, so a scaffold is an MCP server (`TOOL mcp`) whatever pas-kit's
+    /// default features are.
     fn toml(&self) -> String {
+        let mut table = toml_edit::InlineTable::new();
         match self {
             Runtime::Path(path) => {
-                let mut table = toml_edit::InlineTable::new();
                 table.insert("path", path.to_string_lossy().as_ref().into());
-                table.to_string().trim().to_owned()
             }
-            Runtime::Version(version) => escape::toml(version.clone()),
+            Runtime::Version(version) => {
+                table.insert("version", version.as_str().into());
+            }
         }
+        let mut features = toml_edit::Array::new();
+        features.push("mcp");
+        table.insert("features", features.into());
+        table.to_string().trim().to_owned()
     }
 }
 

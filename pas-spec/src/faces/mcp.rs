@@ -13,7 +13,8 @@
 //!   an MCP argument (arguments travel in the client's logs): it is left out, and the server
 //!   (`TOOL mcp`) takes it from its environment variable or the configuration file. The flags the runtime adds
 //!   that change what a call does are there too: `dry-run` for commands that offer it, `force` for
-//!   destructive ones. A command that takes structured input on stdin gets an `input` property
+//!   destructive ones (robot's `yes`), and in the robot profile `session` (required) and
+//!   `resume` for the commands that continue or read a session. A command that takes structured input on stdin gets an `input` property
 //!   holding its `inputSchema`.
 //! - `outputSchema` (MCP wants an object schema): an object command's schema as is; a list or an
 //!   event stream is wrapped as `{type: object, properties: {items: {type: array, items: ...}},
@@ -166,6 +167,33 @@ fn input_schema(registry: &Registry, command: &Command) -> Value {
             properties.insert(
                 name.into(),
                 json!({"type": "boolean", "default": false, "description": what}),
+            );
+        }
+    }
+    // robot: the session a command continues or reads, as its CLI takes it (`--session ID`,
+    // `--resume`); a command that starts one takes none.
+    if registry.profile == crate::Profile::Robot {
+        use crate::robot::SessionUse;
+        if matches!(
+            command.session,
+            Some(SessionUse::Continue | SessionUse::Read)
+        ) && !properties.contains_key("session")
+        {
+            let what = if command.session == Some(SessionUse::Read) {
+                "The session to read (see the `sessions` command)."
+            } else {
+                "The session to continue (see the `sessions` command)."
+            };
+            properties.insert(
+                "session".into(),
+                json!({"type": "string", "description": what}),
+            );
+            required.push("session".into());
+        }
+        if command.session == Some(SessionUse::Continue) && !properties.contains_key("resume") {
+            properties.insert(
+                "resume".into(),
+                json!({"type": "boolean", "default": false, "description": "Resume an interrupted session: completed actions are not redone."}),
             );
         }
     }
