@@ -70,7 +70,7 @@ pub(crate) fn not_built(registry: &Registry) -> crate::Error {
         format!("{} was built without its MCP server", registry.name),
     )
     .with_suggestion(
-        "rebuild with the `mcp` feature of pas-kit (on by default): `pas-kit = { version = \"...\", features = [\"mcp\"] }`",
+        "rebuild with the `mcp` feature of pas-kit: `pas-kit = { version = \"...\", features = [\"mcp\"] }`",
     )
 }
 
