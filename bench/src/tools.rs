@@ -26,7 +26,7 @@ pub fn release_binary(package: &str, bin: &str) -> PathBuf {
 }
 
 /// Build `package`'s binary `bin` in release mode with `cargo_args` added (feature flags, e.g.
-/// `--no-default-features`) and copy it to `<target>/release/pas-bench/<bin>-<label>`, so that
+/// `--no-default-features`) and copy it to `<target>/release/pas-bench-builds/<bin>-<label>`, so that
 /// builds of one binary with different features can be measured side by side (the next build
 /// overwrites `target/release/<bin>`).
 pub fn release_binary_as(package: &str, bin: &str, cargo_args: &[&str], label: &str) -> PathBuf {
@@ -41,8 +41,8 @@ pub fn release_binary_as(package: &str, bin: &str, cargo_args: &[&str], label: &
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map_or_else(|| workspace().join("target"), PathBuf::from);
     let built = target.join("release").join(bin);
-    let dir = target.join("release").join("pas-bench");
-    std::fs::create_dir_all(&dir).expect("create target/release/pas-bench");
+    let dir = target.join("release").join("pas-bench-builds");
+    std::fs::create_dir_all(&dir).expect("create target/release/pas-bench-builds");
     let copy = dir.join(format!("{bin}-{label}"));
     std::fs::copy(&built, &copy).expect("copy the built binary");
     copy
