@@ -129,7 +129,7 @@ fn startup_rows(
         };
         let _ = writeln!(
             out,
-            "| start-up: `{} {case}` | {} | {} | {} | {} | {target} |",
+            "| start-up: `{} {case} | {} | {} | {} | {} | {target} |",
             build.tool,
             build.features,
             ms(m[0].median),
@@ -200,14 +200,14 @@ pub fn run() {
     );
     startup_rows(
         &mut out,
-        "--agent --help` vs `wc_clap_baseline --help",
+        "--agent --help` vs `wc_clap_baseline --help`",
         &argv(&wc_base, &["--help"]),
         &helps,
         &builds,
     );
     startup_rows(
         &mut out,
-        "--agent FILE` vs `wc_clap_baseline FILE` (one 4 KiB file",
+        "--agent FILE` vs `wc_clap_baseline FILE` (one 4 KiB file)",
         &base_count,
         &counts,
         &builds,
