@@ -332,6 +332,19 @@
 //! - `--validate-pas` (PAS 9.2) runs `pas-gen conform`'s checks on the tool's own binary at its
 //!   claimed level and contract: the same report (NDJSON with `--agent`); exit 1 when not met.
 //!
+//! # Cargo features
+//!
+//! Lean by default: a default build links the model, the parser and the faces every tool prints
+//! (help, `--agent --help`, `docs`, `docs --skill`, `tools`, `--pas-spec`), and none of the
+//! tooling. Each optional face is a feature; built without it, the face answers with the
+//! structured error [`FEATURE_NOT_BUILT`] (exit 1) naming the feature (`mcp`: `MCP_NOT_BUILT`).
+//!
+//! - `validate-pas`: `--validate-pas` (the conformance engine).
+//! - `completions`: `TOOL completions SHELL`. `man`: `TOOL man [COMMAND...]`.
+//! - `mcp`: `TOOL mcp`, an MCP server on stdio.
+//! - `load`: `pas::spec::load`, reading a YAML/JSON spec at run time for [`App::new`].
+//! - `full`: all of them.
+//!
 //! # The `compose` profile
 //!
 //! One envelope per call on stdout, machine output always on (see `profile/compose.rs`):
@@ -361,6 +374,7 @@ mod declared;
 mod doc_commands;
 mod error;
 pub mod faces;
+mod features;
 pub mod input;
 mod items;
 pub mod level;
@@ -392,6 +406,7 @@ pub use builtins::health::{Check, CheckStatus, HealthCheck};
 pub use builtins::tools::UNKNOWN_TOOL;
 pub use context::Context;
 pub use error::Error;
+pub use features::FEATURE_NOT_BUILT;
 pub use items::Items;
 pub use progress::Progress;
 pub use redact::REDACTED;

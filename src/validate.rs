@@ -1,14 +1,29 @@
 //! `--validate-pas` (PAS 9.2): the tool checks itself with the same engine and report as
 //! `pas-gen conform`. The engine runs programs as black boxes, so the tool re-executes its own
 //! binary (`current_exe`) rather than calling its handlers: what is judged is what agents see.
+//! Built without the `validate-pas` feature, the flag is answered with `FEATURE_NOT_BUILT`.
 
 use pas_spec::Registry;
 
+#[cfg(feature = "validate-pas")]
 use crate::error::Error;
-use crate::output::{Outcome, Shared, Stop};
+#[cfg(feature = "validate-pas")]
+use crate::output::Stop;
+use crate::output::{Outcome, Shared};
+
+/// `--validate-pas` in a tool built without the `validate-pas` feature.
+#[cfg(not(feature = "validate-pas"))]
+pub(crate) fn run(registry: &Registry, _: &Shared, _: bool) -> Outcome {
+    Outcome::Failed(crate::features::not_built(
+        registry,
+        crate::argv::VALIDATE_FLAG,
+        "validate-pas",
+    ))
+}
 
 /// Runs the checks of the tool's contract up to its claimed level on its own binary; writes the
 /// report (a table, or NDJSON in agent mode) and fails with `GENERAL_ERROR` when not met.
+#[cfg(feature = "validate-pas")]
 pub(crate) fn run(registry: &Registry, shared: &Shared, agent: bool) -> Outcome {
     let exe = match std::env::current_exe() {
         Ok(exe) => exe.to_string_lossy().into_owned(),

@@ -1,12 +1,13 @@
 //! pas benchmarks. Each subcommand measures one thing against a baseline measured in the same
 //! run, prints a Markdown table and refreshes its section of BENCHMARKS.md.
 //!
-//! Usage: `cargo run --release -p pas-bench -- check|runtime|compose|tokens|new|skills|robot|mcp`
+//! Usage: `cargo run --release -p pas-bench -- check|runtime|compose|tokens|new|skills|robot|mcp|profile`
 
 mod check;
 mod compose;
 mod mcp;
 mod measure;
+mod profile;
 mod report;
 mod robot;
 mod runtime;
@@ -27,8 +28,9 @@ fn main() {
         Some("skills") => skills::run(),
         Some("robot") => robot::run(),
         Some("mcp") => mcp::run(),
+        Some("profile") => profile::run(),
         _ => {
-            eprintln!("usage: pas-bench check|runtime|compose|tokens|new|skills|robot|mcp");
+            eprintln!("usage: pas-bench check|runtime|compose|tokens|new|skills|robot|mcp|profile");
             std::process::exit(2);
         }
     }

@@ -1,12 +1,15 @@
-//! The runtime against programs written by hand for the same job (issue 3).
+//! The runtime against programs written by hand for the same job (issues 3 and 15).
 //!
 //! Targets: start-up of `word-counter --agent --help` and of a one-file count at most 1.2x a
-//! minimal clap binary (`wc_clap_baseline`); 1,000,000 list items through the runtime at most
+//! minimal clap binary (`wc_clap_baseline`), and the stripped binary at most 2x its size, for
+//! `word-counter` and `word-counter-spec` on pas-kit's default features (the same figures with
+//! every optional face on are reported beside them); 1,000,000 list items through the runtime at most
 //! 1.1x serde_json plus a BufWriter (`list_baseline`), to a pipe the bench drains (an agent
 //! reading) and to /dev/null; the runtime list's peak memory the same at 100,000 and at
 //! 1,000,000 items. Every pair is measured in the same run, its runs taking turns.
 
 use std::fmt::Write as _;
+use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
@@ -42,6 +45,16 @@ fn pair(out: &mut String, what: &str, sink: &str, base: Measurement, m: Measurem
     );
 }
 
+/// `1,234 KiB`.
+fn kib(bytes: u64) -> String {
+    let k = bytes.div_ceil(1024);
+    if k >= 1000 {
+        format!("{},{:03} KiB", k / 1000, k % 1000)
+    } else {
+        format!("{k} KiB")
+    }
+}
+
 fn argv(bin: &std::path::Path, args: &[&str]) -> Vec<String> {
     std::iter::once(bin.display().to_string())
         .chain(args.iter().map(|s| (*s).to_owned()))
@@ -59,9 +72,76 @@ fn stdout_of(argv: &[String]) -> Vec<u8> {
     output.stdout
 }
 
+/// One build of a measured tool: the package's binary with one set of features.
+struct Build {
+    /// `word-counter` or `word-counter-spec`.
+    tool: &'static str,
+    /// How it was built, as the table says it.
+    features: &'static str,
+    path: PathBuf,
+}
+
+/// The four builds: each word-counter with pas-kit's default features (the example's own
+/// features off) and with every optional face on (`--features full`).
+fn builds() -> Vec<Build> {
+    let mut builds = Vec::new();
+    for tool in ["word-counter", "word-counter-spec"] {
+        builds.push(Build {
+            tool,
+            features: "default",
+            path: tools::release_binary_as(tool, tool, &["--no-default-features"], "default"),
+        });
+        builds.push(Build {
+            tool,
+            features: "full",
+            path: tools::release_binary_as(
+                tool,
+                tool,
+                &["--no-default-features", "--features", "full"],
+                "full",
+            ),
+        });
+    }
+    builds
+}
+
+/// The target of a build: the default build is held to it, the full one only reported.
+fn target_of(build: &Build, target: f64) -> Option<f64> {
+    (build.features == "default").then_some(target)
+}
+
+/// Start-up of every build against the baseline, all in one interleaved comparison.
+fn startup_rows(
+    out: &mut String,
+    case: &str,
+    base: &[String],
+    runs: &[Vec<String>],
+    builds: &[Build],
+) {
+    let mut argvs: Vec<&[String]> = vec![base];
+    argvs.extend(runs.iter().map(Vec::as_slice));
+    let m = compare(&argvs, STARTUP_RUNS, Sink::Pipe);
+    for (i, build) in builds.iter().enumerate() {
+        let measured = m[i + 1];
+        let target = match target_of(build, 1.2) {
+            Some(target) => format!("<= {target}x: {}", verdict(m[0], measured, target)),
+            None => "reported".to_owned(),
+        };
+        let _ = writeln!(
+            out,
+            "| start-up: `{} {case} | {} | {} | {} | {} | {target} |",
+            build.tool,
+            build.features,
+            ms(m[0].median),
+            ms(measured.median),
+            ratio(m[0].median, measured.median),
+        );
+    }
+}
+
 /// Run the benchmark, print its tables and write them into BENCHMARKS.md.
 pub fn run() {
-    let word_counter = tools::release_binary("word-counter", "word-counter");
+    let builds = builds();
     let wc_base = tools::release_binary("pas-bench", "wc_clap_baseline");
     let list_runtime = tools::release_binary("pas-bench", "list_runtime");
     let list_base = tools::release_binary("pas-bench", "list_baseline");
@@ -76,13 +156,22 @@ pub fn run() {
     .expect("write the counted file");
     let file = file.display().to_string();
 
-    let wc_count = argv(&word_counter, &["--agent", &file]);
     let base_count = argv(&wc_base, &[&file]);
-    assert_eq!(
-        stdout_of(&wc_count),
-        stdout_of(&base_count),
-        "same job, same bytes"
-    );
+    let counts: Vec<Vec<String>> = builds
+        .iter()
+        .map(|b| argv(&b.path, &["--agent", &file]))
+        .collect();
+    for count in &counts {
+        assert_eq!(
+            stdout_of(count),
+            stdout_of(&base_count),
+            "same job, same bytes"
+        );
+    }
+    let helps: Vec<Vec<String>> = builds
+        .iter()
+        .map(|b| argv(&b.path, &["--agent", "--help"]))
+        .collect();
     let list = |bin: &std::path::Path, n: u64| -> Vec<String> {
         let n = n.to_string();
         if bin == list_runtime {
@@ -103,36 +192,58 @@ pub fn run() {
         .and_then(|l| l.split_whitespace().next().map(str::to_owned))
         .unwrap_or_else(|| "unknown".to_owned());
     let mut out = String::new();
-    out.push_str("## Runtime: start-up, lists, memory\n\n");
-    out.push_str("Command: `cargo run --release -p pas-bench -- runtime`. Each pair runs in the same process, its runs taking turns (a, b, a, b, ...); median wall time of each, from spawn to exit. \"pipe\": stdout is a pipe the bench reads to the end (an agent reading); \"null\": stdout is /dev/null.\n\n");
+    out.push_str("## Runtime: start-up, size, lists, memory\n\n");
+    out.push_str("Command: `cargo run --release --offline -p pas-bench -- runtime`. Each comparison runs in the same process, its runs taking turns (a, b, a, b, ...); median wall time of each, from spawn to exit. \"pipe\": stdout is a pipe the bench reads to the end (an agent reading); \"null\": stdout is /dev/null.\n\n");
+    out.push_str("Features: \"default\" is the tool on pas-kit's default features, built with `cargo build --release -p word-counter --no-default-features` (the examples turn every face on by default, since their tests drive them; `--no-default-features` turns the example's own features off, leaving pas-kit's defaults); \"full\" adds every optional face (`--no-default-features --features full`, i.e. pas-kit's `full`: `mcp`, `validate-pas`, `completions`, `man`, `load`). The targets hold for the default build; the full build is reported. Release profile: the workspace's (`debug = 0`, nothing else set).\n\n");
     out.push_str(
-        "| case | stdout | hand-written | runtime | ratio | target |\n|---|---|---|---|---|---|\n",
+        "| case | features | hand-written | runtime | ratio | target |\n|---|---|---|---|---|---|\n",
+    );
+    startup_rows(
+        &mut out,
+        "--agent --help` vs `wc_clap_baseline --help`",
+        &argv(&wc_base, &["--help"]),
+        &helps,
+        &builds,
+    );
+    startup_rows(
+        &mut out,
+        "--agent FILE` vs `wc_clap_baseline FILE` (one 4 KiB file)",
+        &base_count,
+        &counts,
+        &builds,
     );
 
-    let help = compare(
-        &[
-            &argv(&wc_base, &["--help"]),
-            &argv(&word_counter, &["--agent", "--help"]),
-        ],
-        STARTUP_RUNS,
-        Sink::Pipe,
+    out.push_str("\nBinary size, stripped (`strip` on a copy of the release binary):\n\n");
+    out.push_str(
+        "| binary | features | stripped | vs hand-written | target |\n|---|---|---:|---:|---|\n",
     );
-    pair(
-        &mut out,
-        "start-up: `word-counter --agent --help` vs `wc_clap_baseline --help`",
-        "pipe",
-        help[0],
-        help[1],
-        1.2,
+    let base_size = tools::stripped_size(&wc_base);
+    let _ = writeln!(
+        out,
+        "| `wc_clap_baseline` (hand-written) | - | {} | 1.00x | - |",
+        kib(base_size)
     );
-    let count = compare(&[&base_count, &wc_count], STARTUP_RUNS, Sink::Pipe);
-    pair(
-        &mut out,
-        "start-up: `word-counter --agent FILE` vs `wc_clap_baseline FILE` (one 4 KiB file)",
-        "pipe",
-        count[0],
-        count[1],
-        1.2,
+    for build in &builds {
+        let size = tools::stripped_size(&build.path);
+        let times = size as f64 / base_size as f64;
+        let target = match target_of(build, 2.0) {
+            Some(target) => format!(
+                "<= {target}x: {}",
+                if times <= target { "met" } else { "missed" }
+            ),
+            None => "reported".to_owned(),
+        };
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {times:.2}x | {target} |",
+            build.tool,
+            build.features,
+            kib(size)
+        );
+    }
+
+    out.push_str(
+        "\n| case | stdout | hand-written | runtime | ratio | target |\n|---|---|---|---|---|---|\n",
     );
     for sink in [Sink::Pipe, Sink::Null] {
         let m = compare(

@@ -25,6 +25,45 @@ pub fn release_binary(package: &str, bin: &str) -> PathBuf {
     target.join("release").join(bin)
 }
 
+/// Build `package`'s binary `bin` in release mode with `cargo_args` added (feature flags, e.g.
+/// `--no-default-features`) and copy it to `<target>/release/pas-bench-builds/<bin>-<label>`, so that
+/// builds of one binary with different features can be measured side by side (the next build
+/// overwrites `target/release/<bin>`).
+pub fn release_binary_as(package: &str, bin: &str, cargo_args: &[&str], label: &str) -> PathBuf {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let status = Command::new(cargo)
+        .args(["build", "--quiet", "--release", "-p", package, "--bin", bin])
+        .args(cargo_args)
+        .current_dir(workspace())
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "building {package} {cargo_args:?} failed");
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| workspace().join("target"), PathBuf::from);
+    let built = target.join("release").join(bin);
+    let dir = target.join("release").join("pas-bench-builds");
+    std::fs::create_dir_all(&dir).expect("create target/release/pas-bench-builds");
+    let copy = dir.join(format!("{bin}-{label}"));
+    std::fs::copy(&built, &copy).expect("copy the built binary");
+    copy
+}
+
+/// The size in bytes of `binary` once stripped of symbols and debug information (`strip`, as a
+/// release profile's `strip = true` would), measured on a copy.
+pub fn stripped_size(binary: &std::path::Path) -> u64 {
+    let out = binary.with_extension("stripped");
+    let status = Command::new("strip")
+        .arg("-o")
+        .arg(&out)
+        .arg(binary)
+        .status()
+        .expect("strip runs (binutils)");
+    assert!(status.success(), "strip {} failed", binary.display());
+    let size = std::fs::metadata(&out).expect("the stripped copy").len();
+    let _ = std::fs::remove_file(&out);
+    size
+}
+
 /// Whether a program is on PATH.
 pub fn on_path(program: &str) -> bool {
     Command::new(program)

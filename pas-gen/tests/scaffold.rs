@@ -113,7 +113,32 @@ fn every_spec_scaffolds_builds_passes_its_tests_and_round_trips() {
         );
         if spec.starts_with(repo().join("specs")) {
             conforms_at_level_1(&binary);
+            if registry.profile == pas_spec::Profile::Pas {
+                tooling_faces_say_how_to_turn_them_on(&binary);
+            }
         }
+    }
+}
+
+/// A scaffold is built on pas-kit's default features, which leave the tooling faces out (issue
+/// 15): each answers with `FEATURE_NOT_BUILT` (exit 1) naming the cargo feature to turn on.
+fn tooling_faces_say_how_to_turn_them_on(binary: &Path) {
+    for (args, feature) in [
+        (&["--agent", "--validate-pas"][..], "validate-pas"),
+        (&["--agent", "completions", "bash"][..], "completions"),
+        (&["--agent", "man"][..], "man"),
+    ] {
+        let output = Command::new(binary).args(args).output().unwrap();
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        let error: serde_json::Value = serde_json::from_slice(&output.stderr).unwrap();
+        assert_eq!(error["error"], "FEATURE_NOT_BUILT", "{args:?}: {error}");
+        assert_eq!(error["details"]["feature"], feature, "{error}");
+        let suggestion = error["suggestion"].as_str().unwrap();
+        assert!(
+            suggestion.contains(&format!("features = [\"{feature}\"]")),
+            "{suggestion}"
+        );
     }
 }
 

@@ -48,32 +48,44 @@
 //! - [`faces`]: the text faces (agent help, `.llm`, MCP `tools/list`), shared with the runtime.
 //!
 //! Parse, validate and emit are separate steps: [`check_source`] runs the first two.
+//!
+//! Cargo features (all on by default; the runtime turns them off and keeps the model, the
+//! faces and `write::to_json`): `load` (the loader, the source map, `write::to_yaml`),
+//! `validate` (the validator, `naming`, and `check_source` with `load`), `template` (the `.llm` face
+//! through a minijinja template).
 
 pub mod builtin_codes;
 pub mod codes;
 pub mod declare;
 pub mod diagnostic;
 pub mod faces;
+#[cfg(feature = "load")]
 pub mod load;
 pub mod model;
 pub mod robot;
 pub mod schema;
+#[cfg(feature = "load")]
 pub mod source_map;
 pub mod surface;
+#[cfg(feature = "validate")]
 pub mod validate;
 pub mod verbs;
 pub mod write;
 
 pub use diagnostic::{Diagnostic, Location, Severity};
+#[cfg(feature = "load")]
 pub use load::{Format, Source};
 pub use model::*;
+#[cfg(feature = "load")]
 pub use source_map::SourceMap;
 /// Spelling rules and name mappings (kebab-case, UPPER_SNAKE_CASE, Rust identifiers) shared by the
 /// validator, the derive and the emitter, so all three accept and map names the same way.
+#[cfg(feature = "validate")]
 pub use validate::casing as naming;
 
 /// Parse and validate one source: the registry when it could be read, and every diagnostic
 /// (loader errors, or the validator's errors and warnings) with its location resolved.
+#[cfg(all(feature = "load", feature = "validate"))]
 pub fn check_source(source: &Source) -> (Option<Registry>, Vec<Diagnostic>) {
     match load::parse_all(source) {
         Err((mut diagnostics, Some(meant))) => {

@@ -14,6 +14,7 @@ pub fn to_json(registry: &Registry) -> String {
 }
 
 /// The registry as a YAML spec, ending with a newline.
+#[cfg(feature = "load")]
 pub fn to_yaml(registry: &Registry) -> String {
     // Every option is spelled out, so that a new serde-saphyr default cannot silently change
     // the bytes of a spec we print (the snapshots in tests/roundtrip.rs would catch it late).

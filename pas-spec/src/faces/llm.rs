@@ -2,15 +2,20 @@
 //! every command's signature with its parameters' types and its output fields.
 //!
 //! The registry is first turned into a plain [`Document`] (every text already one line, every
-//! fact already worded as agent help words it), then rendered through a minijinja template: the
-//! default one (`pas-spec/templates/llm.md.j2`, compiled in) or the user's own. Templates only lay facts
-//! out, so a user's template cannot get a fact wrong, and the built CLI (`tool docs`) and
-//! `pas-gen llm` print the same bytes from the same default.
+//! fact already worded as agent help words it), then laid out: by [`render`], which writes the
+//! default layout (`pas-spec/templates/llm.md.j2`) in plain Rust, so a built CLI's `tool docs`
+//! needs no template engine; or, with the `template` feature, by [`render_with`] through a
+//! minijinja template (the default one or the user's own). Templates only lay facts out, so a
+//! user's template cannot get a fact wrong, and the built CLI and `pas-gen llm` print the same
+//! bytes from the same default (a test renders every example spec both ways).
 
 use std::fmt;
 
+#[cfg(feature = "template")]
 use minijinja::Environment;
+#[cfg(feature = "template")]
 use minijinja::syntax::SyntaxConfig;
+#[cfg(feature = "template")]
 use minijinja::value::{Serde, Value as JinjaValue};
 use serde::Serialize;
 use serde_json::Value;
@@ -141,13 +146,14 @@ impl fmt::Display for TemplateError {
 
 impl std::error::Error for TemplateError {}
 
-/// The `.llm` document through the default template.
+/// The `.llm` document in the default layout ([`DEFAULT_TEMPLATE`]'s bytes, written without a
+/// template engine).
 pub fn render(registry: &Registry) -> String {
-    render_with(registry, "llm.md.j2", DEFAULT_TEMPLATE)
-        .expect("the default template renders every registry (tested on every example spec)")
+    super::llm_layout::default_layout(&document(registry))
 }
 
 /// The `.llm` document through a template given as text (`name` appears in its errors).
+#[cfg(feature = "template")]
 pub fn render_with(
     registry: &Registry,
     name: &str,
@@ -171,6 +177,7 @@ pub fn render_with(
 }
 
 /// minijinja's error with where it happened (its `Display` leaves the line out).
+#[cfg(feature = "template")]
 fn describe(error: &minijinja::Error) -> String {
     match (error.name(), error.line()) {
         (Some(name), Some(line)) => format!("{name}:{line}: {error}"),

@@ -5,13 +5,14 @@
 //!
 //! - [`catalog`]: the compose `tools` catalog (also `tool --agent tools` in the `pas` profile).
 //! - [`agent_help`]: `--agent --help` of the tool, a group or one command (PAS 4.1).
-//! - [`llm`]: the `.llm` document (PAS 4.2), rendered through a minijinja template.
+//! - [`llm`]: the `.llm` document (PAS 4.2), in the default layout or through a minijinja template.
 //! - [`mcp`]: an MCP `tools/list` result, one tool per command.
 //! - [`skill`]: an Agent Skill (`SKILL.md` and its `.llm` reference).
 
 pub mod agent_help;
 pub mod catalog;
 pub mod llm;
+mod llm_layout;
 pub mod mcp;
 pub mod skill;
 mod words;
