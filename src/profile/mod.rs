@@ -102,11 +102,13 @@ pub(crate) trait Profile: Send {
     }
     /// A transport without the envelope (`TOOL mcp`): the reply's data as the envelope's
     /// `data` holds it (robot adds its gates and applies its token controls).
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
     fn envelope_data(&self, data: serde_json::Value) -> serde_json::Value {
         data
     }
     /// A transport without the envelope (`TOOL mcp`): the error as the envelope reports it
     /// (robot reports runtime constants under their roles' codes, the constant in `kind`).
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
     fn envelope_error(&self, error: Error) -> Error {
         error
     }
