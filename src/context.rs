@@ -162,10 +162,16 @@ impl Context {
         Ok(())
     }
 
-    /// Adds a warning to the envelope's `warnings`.
+    /// Adds a warning: the envelope's `warnings` (robot), `meta.warnings` (compose), one
+    /// `{"warning":{...}}` line on stderr (`pas`).
     pub fn warn(&self, warning: crate::robot::Warning) {
-        if let Some(state) = self.robot() {
-            state.lock().warnings.push(warning);
+        match self.robot() {
+            Some(state) => state.lock().warnings.push(warning),
+            None => {
+                let mut output = self.shared.lock();
+                let output = &mut *output;
+                let _ = output.profile.warning(&mut output.sinks, &warning);
+            }
         }
     }
 

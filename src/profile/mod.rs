@@ -100,6 +100,12 @@ pub(crate) trait Profile: Send {
     fn success_exit(&self) -> u8 {
         0
     }
+    /// A non-fatal warning (a deprecated command ran, a handler's [`crate::Context::warn`]):
+    /// the `pas` profile writes it on stderr at once, compose keeps it for `meta.warnings`.
+    /// The robot profile keeps its own (its call state), so it writes nothing here.
+    fn warning(&mut self, _sinks: &mut Sinks, _warning: &crate::robot::Warning) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// The profile for this tool and this call (`argv` after the pre-scan: `--toon` is read from

@@ -2,7 +2,8 @@
 //!
 //! Agent mode: raw data on stdout (one object; NDJSON for lists and events, or one JSON array
 //! with `--format=array`; Markdown as is), and on failure one JSON line on stderr,
-//! `{"error","message","code","suggestion","details"}`, with the registry's exit code.
+//! `{"error","message","code","suggestion","details","retryable","retry_after_ms","request_id",
+//! "trace_id"}`, with the registry's exit code.
 //! Human mode: text for people, clap's own parse errors, and JSON only when `--format` asks.
 
 use std::io::{self, IsTerminal, Write};
@@ -38,6 +39,14 @@ struct ErrorLine<'a> {
     suggestion: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     details: Option<&'a Value>,
+    /// Whether the same call may succeed if made again.
+    retryable: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    retry_after_ms: Option<u64>,
+    /// This call's id, and the caller's trace id when it gave one (`PAS_TRACE_ID`).
+    request_id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trace_id: Option<&'a str>,
 }
 
 impl PasProfile {
@@ -154,12 +163,17 @@ impl Profile for PasProfile {
     fn error(&mut self, sinks: &mut Sinks, error: &Error, exit: u8) -> io::Result<()> {
         let mut line = Vec::with_capacity(128);
         if self.agent {
+            let call = crate::call_meta::get(&self.registry.name);
             let record = ErrorLine {
                 error: error.code(),
                 message: error.message(),
                 code: exit,
                 suggestion: error.suggestion(),
                 details: error.details(),
+                retryable: error.retryable(),
+                retry_after_ms: error.retry_after_ms(),
+                request_id: &call.request_id,
+                trace_id: call.trace_id.as_deref(),
             };
             serde_json::to_writer(&mut line, &record).map_err(io::Error::other)?;
             line.push(b'\n');
@@ -214,6 +228,18 @@ impl Profile for PasProfile {
         } else {
             ProgressStyle::Silent
         }
+    }
+
+    fn warning(&mut self, sinks: &mut Sinks, warning: &crate::robot::Warning) -> io::Result<()> {
+        let mut line = Vec::with_capacity(128);
+        if self.agent {
+            serde_json::to_writer(&mut line, &serde_json::json!({ "warning": warning }))
+                .map_err(io::Error::other)?;
+            line.push(b'\n');
+        } else {
+            line.extend_from_slice(format!("warning: {}\n", warning.message()).as_bytes());
+        }
+        sinks.stderr.write_all(&line)
     }
 
     fn progress_event(&mut self, sinks: &mut Sinks, event: &[u8]) -> io::Result<()> {

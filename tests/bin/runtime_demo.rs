@@ -65,10 +65,11 @@ fn list(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
             panic!("the demo panics at item {id}");
         }
         if Some(id) == fail_at {
-            return Err(Error::new(
-                "STORE_FAILED",
-                format!("the store failed at item {id}"),
-            ));
+            // A busy store: the same call may succeed in a quarter of a second.
+            return Err(
+                Error::new("STORE_FAILED", format!("the store failed at item {id}"))
+                    .with_retry_after_ms(250),
+            );
         }
         Ok(item(id))
     });

@@ -1,0 +1,238 @@
+//! What every call of every pas tool does for an agent (issue 17, the runtime part), by CLI
+//! Agent Spec failure mode: a bare invocation is the root help (21); a wall-clock limit ends a
+//! call as a `TIMEOUT` error (11); every error says whether a retry may help (19); every
+//! response carries a request id and echoes the caller's trace id (33); compose `meta` holds
+//! the tool's version, the exit code and the working directory (22, 56, 29).
+
+mod runtime_support;
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use runtime_support::{code, demo, error_json, ndjson, stdout};
+use serde_json::Value;
+
+/// A run of `pas-spec-cli` (a runtime with no handlers) over a spec of the workspace.
+fn spec_cli(spec: &str, args: &[&str]) -> Command {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pas-spec-cli"));
+    cmd.env("PAS_SPEC_CLI_SPEC", root.join(spec))
+        .env_remove("PAS_AGENT")
+        .env_remove("PAS_TRACE_ID")
+        .env_remove("TODO_TRACE_ID")
+        .env(
+            "XDG_CONFIG_HOME",
+            std::env::temp_dir().join("pas-agent-calls-none"),
+        )
+        .args(args)
+        .stdin(Stdio::null());
+    cmd
+}
+
+/// The one envelope a compose call printed.
+fn envelope(out: &Output) -> Value {
+    serde_json::from_str(stdout(out).trim_end()).expect("one JSON envelope on stdout")
+}
+
+fn is_request_id(value: &Value) -> bool {
+    value.as_str().is_some_and(|id| {
+        id.len() == 20 && id.starts_with("req_") && id[4..].chars().all(|c| c.is_ascii_hexdigit())
+    })
+}
+
+#[test]
+fn a_bare_invocation_prints_the_root_help_and_exits_0_in_every_profile() {
+    // pas, for people: clap's root help on stdout.
+    let out = demo(&[]).output().unwrap();
+    assert_eq!(code(&out), 0, "{out:?}");
+    assert!(stdout(&out).contains("Usage: demo"), "{}", stdout(&out));
+    // pas with agent mode from the environment: the agent help.
+    let out = demo(&[]).env("PAS_AGENT", "1").output().unwrap();
+    assert_eq!(code(&out), 0, "{out:?}");
+    assert!(stdout(&out).starts_with("USAGE:\n  demo --agent"));
+    // compose and robot: their help, exit 0.
+    for (spec, name) in [
+        ("specs/todo.yaml", "todo"),
+        ("specs/pt-agent.yaml", "pt-agent"),
+    ] {
+        let out = spec_cli(spec, &[]).output().unwrap();
+        assert_eq!(code(&out), 0, "{spec}: {out:?}");
+        assert!(stdout(&out).contains(name), "{spec}: {}", stdout(&out));
+    }
+    // A tool whose root needs a positional argument still answers help, not a usage error.
+    let out = spec_cli("specs/word-counter.yaml", &[]).output().unwrap();
+    assert_eq!(code(&out), 0, "{out:?}");
+    assert!(stdout(&out).contains("Usage: word-counter"));
+}
+
+#[test]
+fn a_call_past_its_time_limit_ends_as_a_timeout_error_keeping_whole_lines() {
+    let started = Instant::now();
+    let out = demo(&["--agent", "item", "list", "-n", "100", "--delay-ms", "100"])
+        .env("PAS_TIMEOUT", "0.5")
+        .output()
+        .unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(code(&out), 124, "{out:?}");
+    let items = ndjson(&out);
+    assert!(
+        !items.is_empty() && items.len() < 100,
+        "partial results: {items:?}"
+    );
+    let error = error_json(&out);
+    assert_eq!(error["error"], "TIMEOUT");
+    assert_eq!(error["code"], 124);
+    assert_eq!(error["retryable"], true);
+    assert_eq!(error["details"]["limit_ms"], 500);
+}
+
+#[test]
+fn a_blocked_handler_ends_on_time_too_and_zero_turns_the_limit_off() {
+    let started = Instant::now();
+    let out = demo(&["--agent", "sleep", "--seconds", "30"])
+        .env("PAS_TIMEOUT", "0.3")
+        .output()
+        .unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(code(&out), 124, "{out:?}");
+    assert_eq!(error_json(&out)["error"], "TIMEOUT");
+
+    let out = demo(&["--agent", "item", "list", "-n", "3", "--delay-ms", "200"])
+        .env("PAS_TIMEOUT", "0")
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{out:?}");
+    assert_eq!(ndjson(&out).len(), 3);
+}
+
+#[test]
+fn every_error_says_whether_to_retry_and_when() {
+    // A handler's transient error: retryable, with its delay.
+    let out = demo(&["--agent", "item", "list", "-n", "5", "--fail-at", "2"])
+        .output()
+        .unwrap();
+    let error = error_json(&out);
+    assert_eq!(error["retryable"], true);
+    assert_eq!(error["retry_after_ms"], 250);
+    // An argument error: the same call fails the same way.
+    let out = demo(&["--agent", "item", "get"]).output().unwrap();
+    let error = error_json(&out);
+    assert_eq!(error["error"], "MISSING_ARGUMENT");
+    assert_eq!(error["retryable"], false);
+    assert!(error.get("retry_after_ms").is_none());
+    // compose: in the error body.
+    let out = spec_cli("specs/todo.yaml", &["no-such-command"])
+        .output()
+        .unwrap();
+    let envelope = envelope(&out);
+    assert_eq!(envelope["error"]["retryable"], false, "{envelope}");
+}
+
+#[test]
+fn every_error_carries_a_request_id_and_echoes_the_callers_trace_id() {
+    let first = demo(&["--agent", "item", "get"]).output().unwrap();
+    let second = demo(&["--agent", "item", "get"])
+        .env("PAS_TRACE_ID", "trace-123")
+        .output()
+        .unwrap();
+    let (first, second) = (error_json(&first), error_json(&second));
+    assert!(is_request_id(&first["request_id"]), "{first}");
+    assert!(is_request_id(&second["request_id"]), "{second}");
+    assert_ne!(first["request_id"], second["request_id"]);
+    assert!(first.get("trace_id").is_none());
+    assert_eq!(second["trace_id"], "trace-123");
+    // The tool's own variable, when PAS_TRACE_ID is unset.
+    let out = demo(&["--agent", "item", "get"])
+        .env("DEMO_TRACE_ID", "own-7")
+        .output()
+        .unwrap();
+    assert_eq!(error_json(&out)["trace_id"], "own-7");
+}
+
+#[test]
+fn compose_meta_has_the_version_exit_code_cwd_and_ids() {
+    let dir = tempfile::tempdir().unwrap();
+    let cwd = dir.path().canonicalize().unwrap();
+    let out = spec_cli("specs/todo.yaml", &["tools"])
+        .current_dir(&cwd)
+        .env("TODO_TRACE_ID", "t-1")
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0);
+    let meta = envelope(&out)["meta"].clone();
+    assert_eq!(meta["ok"], true, "{meta}");
+    assert_eq!(meta["exitCode"], 0);
+    assert_eq!(meta["version"], "0.4.1");
+    assert!(is_request_id(&meta["requestId"]), "{meta}");
+    assert_eq!(meta["traceId"], "t-1");
+    assert_eq!(meta["cwd"], cwd.display().to_string());
+
+    let out = spec_cli("specs/todo.yaml", &["no-such-command"])
+        .current_dir(&cwd)
+        .output()
+        .unwrap();
+    let envelope = envelope(&out);
+    assert_eq!(envelope["ok"], false);
+    assert_eq!(envelope["meta"]["ok"], false);
+    assert_eq!(envelope["meta"]["exitCode"], code(&out), "{envelope}");
+    assert_ne!(code(&out), 0);
+    assert!(envelope["meta"].get("traceId").is_none());
+}
+
+/// A tool with a deprecated command, in the given profile.
+fn deprecating_spec(dir: &Path, profile: &str) -> std::path::PathBuf {
+    let spec = format!(
+        r#"{{
+  "specVersion": 1, "name": "old", "version": "1.2.3", "summary": "Keeps an old word.",
+  "profile": "{profile}",
+  "commands": [
+    {{"name": "fetch", "description": "Fetch it.", "output": "object"}},
+    {{"name": "get", "description": "Fetch it (old name).", "output": "object",
+      "deprecated": {{"replacement": "fetch", "since": "1.2.0"}}}}
+  ]
+}}"#
+    );
+    let path = dir.join(format!("old-{profile}.json"));
+    std::fs::write(&path, spec).unwrap();
+    path
+}
+
+#[test]
+fn a_deprecated_command_that_runs_says_so_in_every_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |profile: &str, args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_pas-spec-cli"))
+            .env("PAS_SPEC_CLI_SPEC", deprecating_spec(dir.path(), profile))
+            .env_remove("PAS_AGENT")
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    // pas, agent mode: one `{"warning":{...}}` line on stderr before anything else.
+    let out = run("pas", &["--agent", "get"]);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let first: Value = serde_json::from_str(stderr.lines().next().unwrap()).unwrap();
+    assert_eq!(first["warning"]["code"], "DEPRECATED", "{stderr}");
+    assert!(
+        first["warning"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("use `fetch`")
+    );
+    // pas, people: a `warning:` line.
+    let out = run("pas", &["get"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .starts_with("warning: `get` is deprecated since 1.2.0")
+    );
+    // compose: `meta.warnings`, and the tool's version in `meta`.
+    let out = run("compose", &["get"]);
+    let meta = envelope(&out)["meta"].clone();
+    assert_eq!(meta["warnings"][0]["code"], "DEPRECATED", "{meta}");
+    assert_eq!(meta["version"], "1.2.3");
+    // The current word warns of nothing.
+    let out = run("compose", &["fetch"]);
+    assert!(envelope(&out)["meta"].get("warnings").is_none());
+}
