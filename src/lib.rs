@@ -82,6 +82,7 @@ mod items;
 pub mod level;
 pub mod mcp;
 mod output;
+pub mod output_limit;
 mod panics;
 mod parse_error;
 mod profile;

@@ -1,10 +1,11 @@
 //! pas benchmarks. Each subcommand measures one thing against a baseline measured in the same
 //! run, prints a Markdown table and refreshes its section of BENCHMARKS.md.
 //!
-//! Usage: `cargo run --release -p pas-bench -- check|runtime|compose|tokens|new|skills|robot|mcp`
+//! Usage: `cargo run --release -p pas-bench -- check|runtime|compose|limits|tokens|new|skills|robot|mcp`
 
 mod check;
 mod compose;
+mod limits;
 mod mcp;
 mod measure;
 mod report;
@@ -22,13 +23,14 @@ fn main() {
         Some("check") => check::run(),
         Some("runtime") => runtime::run(),
         Some("compose") => compose::run(),
+        Some("limits") => limits::run(),
         Some("tokens") => tokens::run(),
         Some("new") => scaffold::run(),
         Some("skills") => skills::run(),
         Some("robot") => robot::run(),
         Some("mcp") => mcp::run(),
         _ => {
-            eprintln!("usage: pas-bench check|runtime|compose|tokens|new|skills|robot|mcp");
+            eprintln!("usage: pas-bench check|runtime|compose|limits|tokens|new|skills|robot|mcp");
             std::process::exit(2);
         }
     }

@@ -3,7 +3,7 @@
 //! Every call prints exactly one envelope line on stdout, machine output always on:
 //!
 //! - success: `{"ok":true,"data":...,"meta":{"tool","elapsed","count"?,"total"?,"hasMore"?,"cursor"?,
-//!   "ok","exitCode","version","requestId","traceId"?,"cwd","warnings"?}}`
+//!   "ok","exitCode","version","requestId","traceId"?,"cwd","warnings"?,"truncated"?,"totalBytes"?}}`
 //! - failure: `{"ok":false,"error":{"code","message","hint","details"?,"retryable","retryAfterMs"?},
 //!   "meta":{"tool","elapsed","ok","exitCode","version","requestId","traceId"?,"cwd"}}`
 //!
@@ -56,6 +56,8 @@ pub(crate) struct ComposeProfile {
     written: bool,
     /// Warnings for `meta.warnings` (a deprecated command, a handler's).
     warnings: Vec<crate::robot::Warning>,
+    /// The bytes of data kept when the output cap cut it.
+    truncated: Option<u64>,
 }
 
 /// `meta`, in the contract's key order.
@@ -86,6 +88,11 @@ struct Meta<'a> {
     cwd: Option<&'a str>,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     warnings: &'a [crate::robot::Warning],
+    /// The data was cut at the output cap, after `totalBytes` bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    truncated: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    total_bytes: Option<u64>,
 }
 
 #[derive(Serialize)]
@@ -129,6 +136,7 @@ impl ComposeProfile {
             count: 0,
             written: false,
             warnings: Vec::new(),
+            truncated: None,
         }
     }
 
@@ -143,6 +151,8 @@ impl ComposeProfile {
             trace_id: call.trace_id.as_deref(),
             cwd: call.cwd.as_deref(),
             warnings: &self.warnings,
+            truncated: self.truncated.map(|_| true),
+            total_bytes: self.truncated,
             tool: self.tool.as_deref().unwrap_or(&self.registry.name),
             elapsed: u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
             count: None,
@@ -342,6 +352,10 @@ impl Profile for ComposeProfile {
     fn warning(&mut self, _sinks: &mut Sinks, warning: &crate::robot::Warning) -> io::Result<()> {
         self.warnings.push(warning.clone());
         Ok(())
+    }
+
+    fn truncated(&mut self, kept: u64) {
+        self.truncated = Some(kept);
     }
 }
 

@@ -106,6 +106,9 @@ pub(crate) trait Profile: Send {
     fn warning(&mut self, _sinks: &mut Sinks, _warning: &crate::robot::Warning) -> io::Result<()> {
         Ok(())
     }
+    /// The output was cut at the output cap after `kept` bytes (before `stream_end` or
+    /// `document`): compose marks `meta.truncated` and `meta.totalBytes`.
+    fn truncated(&mut self, _kept: u64) {}
 }
 
 /// The profile for this tool and this call (`argv` after the pre-scan: `--toon` is read from

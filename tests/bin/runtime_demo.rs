@@ -52,6 +52,26 @@ fn get(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     Ok(Reply::object(&value))
 }
 
+/// Pages of ten over thirty items; the cursor is the first id of the page.
+fn page(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
+    let start: u64 = match args.get::<String>("cursor")? {
+        Some(cursor) => cursor
+            .parse()
+            .map_err(|_| Error::invalid_argument(format!("not a cursor: {cursor}")))?,
+        None => 0,
+    };
+    let end = (start + 10).min(30);
+    let page = pas::Page {
+        total: Some(30),
+        has_more: end < 30,
+        next_cursor: (end < 30).then(|| end.to_string()),
+    };
+    Ok(Reply::page(
+        (start..end).map(|id| Ok(item(id as i64))),
+        page,
+    ))
+}
+
 fn list(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     let count: i64 = args.require("count")?;
     let fail_at: Option<i64> = args.get("fail_at")?;
@@ -164,6 +184,7 @@ fn main() -> ExitCode {
     let app = App::new(registry)
         .handler("item.get", get)
         .handler("item.list", list)
+        .handler("item.page", page)
         .handler("doc", doc)
         .handler("watch", watch)
         .handler("work", work)
