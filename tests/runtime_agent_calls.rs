@@ -373,3 +373,41 @@ fn resource_paths_spelt_as_urls_are_refused_with_the_path_meant() {
         assert!(error["suggestion"].as_str().unwrap().contains(meant));
     }
 }
+
+#[test]
+fn declared_secrets_are_scrubbed_from_successful_output_too() {
+    let secret = "s3cr3t-t0ken";
+    // One object.
+    let out = demo(&["--agent", "item", "get", "14"])
+        .env("DEMO_TOKEN", secret)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{out:?}");
+    let value: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        value["url"],
+        "https://api.example/items/14?token=[REDACTED]"
+    );
+    // A stream, to a pipe and to a file.
+    let out = demo(&["--agent", "item", "page"])
+        .env("DEMO_TOKEN", secret)
+        .output()
+        .unwrap();
+    let items = ndjson(&out);
+    assert_eq!(items.len(), 10);
+    assert!(!stdout(&out).contains(secret));
+    assert_eq!(
+        items[0]["via"],
+        "https://api.example/items?token=[REDACTED]"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("out.ndjson");
+    demo(&["--agent", "item", "page"])
+        .env("DEMO_TOKEN", secret)
+        .stdout(std::fs::File::create(&file).unwrap())
+        .output()
+        .unwrap();
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(written.lines().count(), 10);
+    assert!(!written.contains(secret) && written.contains("[REDACTED]"));
+}

@@ -19,12 +19,23 @@ pub(crate) fn reply(shared: &Arc<Shared>, reply: Reply) -> Result<(), Stop> {
         return Err(Stop::Failed(error));
     }
     match reply.body {
-        Body::Object(object) => {
+        Body::Object(mut object) => {
             if let Err(error) = &object.json {
                 return Err(Stop::Failed(error.clone()));
             }
             let mut output = shared.lock();
             let output = &mut *output;
+            // A declared secret never reaches stdout, even in a successful result.
+            if output.redactor.has_values() {
+                if let Ok(json) = &mut object.json
+                    && let Some(clean) = output.redactor.output(json, true)
+                {
+                    *json = clean;
+                }
+                if let Some(text) = &mut object.human {
+                    *text = output.redactor.text(text);
+                }
+            }
             Ok(output.profile.object(&mut output.sinks, &object)?)
         }
         Body::Document(markdown) => {
@@ -32,6 +43,10 @@ pub(crate) fn reply(shared: &Arc<Shared>, reply: Reply) -> Result<(), Stop> {
                 .and_then(|cap| crate::output_limit::cut_document(&markdown, cap));
             let mut output = shared.lock();
             let output = &mut *output;
+            let markdown = match output.redactor.has_values() {
+                true => output.redactor.text(&markdown),
+                false => markdown,
+            };
             if let Some((cut, kept)) = cut {
                 truncated(shared, output, kept, None)?;
                 return Ok(output.profile.document(&mut output.sinks, &cut)?);
@@ -71,6 +86,15 @@ fn stream(shared: &Arc<Shared>, mut stream: Stream) -> Result<(), Stop> {
         limit: crate::output_limit::limit(shared.agent),
         ..Cap::default()
     };
+    // The secrets to keep out of the items, when the call knows any (a copy: items are made
+    // outside the output lock).
+    {
+        let output = shared.lock();
+        if output.redactor.has_values() {
+            cap.secrets = Some(output.redactor.clone());
+            cap.json = encoding == Encoding::Json;
+        }
+    }
     // No reader waits on a file or /dev/null, so nothing is lost by joining lines there; a
     // pipe or terminal gets each line as it is made.
     let result = if plain && !live {
@@ -125,6 +149,7 @@ fn line_by_line(
                 Some(Err(error)) => return Err(Stop::Failed(error)),
                 Some(Ok(())) => {}
             }
+            cap.scrub(&mut line, 0);
             if plain {
                 line.push(b'\n');
             }
@@ -177,6 +202,7 @@ fn batched(
                 Some(Err(error)) => return Err(Stop::Failed(error)),
                 Some(Ok(())) => {}
             }
+            cap.scrub(&mut batch, whole);
             batch.push(b'\n');
             if !cap.admit(batch.len() - whole) {
                 batch.truncate(whole);
@@ -204,16 +230,30 @@ fn batched(
     result.and(handed)
 }
 
-/// The output cap of one stream: what was admitted so far, and whether an item was refused.
+/// The output cap of one stream: what was admitted so far, and whether an item was refused;
+/// and the secrets its items are scrubbed of.
 #[derive(Default)]
 struct Cap {
     limit: Option<u64>,
     bytes: u64,
     items: u64,
     cut: bool,
+    secrets: Option<crate::redact::Redactor>,
+    json: bool,
 }
 
 impl Cap {
+    /// Replaces the secrets in the item that starts at `from` in `buf`.
+    #[inline]
+    fn scrub(&self, buf: &mut Vec<u8>, from: usize) {
+        if let Some(secrets) = &self.secrets
+            && let Some(clean) = secrets.output(&buf[from..], self.json)
+        {
+            buf.truncate(from);
+            buf.extend_from_slice(&clean);
+        }
+    }
+
     /// Admits an item of `len` bytes (its newline included), or refuses it: the stream ends
     /// there, cut. One add and one compare per item.
     #[inline]

@@ -45,6 +45,14 @@ fn get(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
             Error::general(format!("request to {url} failed")).with_details(json!({ "url": url }))
         );
     }
+    if id == 14 {
+        // A handler that echoes its credentials in a result: the runtime must redact it.
+        let url = format!(
+            "https://api.example/items/14?token={}",
+            token.unwrap_or_default()
+        );
+        return Ok(Reply::object(&json!({ "id": id, "url": url })));
+    }
     let mut value = json!({ "id": id, "name": format!("item-{id}") });
     if args.flag("verbose") {
         value["history"] = json!(["created"]);
@@ -66,10 +74,16 @@ fn page(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
         has_more: end < 30,
         next_cursor: (end < 30).then(|| end.to_string()),
     };
-    Ok(Reply::page(
-        (start..end).map(|id| Ok(item(id as i64))),
-        page,
-    ))
+    // With a token, each item says where it came from, token included (to be redacted).
+    let token: Option<String> = args.get("token")?;
+    let items = (start..end).map(move |id| {
+        let mut value = serde_json::to_value(item(id as i64)).expect("an item is JSON");
+        if let Some(token) = &token {
+            value["via"] = json!(format!("https://api.example/items?token={token}"));
+        }
+        Ok(value)
+    });
+    Ok(Reply::page(items, page))
 }
 
 fn list(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
