@@ -411,3 +411,35 @@ fn declared_secrets_are_scrubbed_from_successful_output_too() {
     assert_eq!(written.lines().count(), 10);
     assert!(!written.contains(secret) && written.contains("[REDACTED]"));
 }
+
+#[test]
+fn sync_of_a_tree_that_lists_below_its_templates_fails_at_once() {
+    // pas-spec-cli's resources list a directory `one` inside every directory: a tree without
+    // end. Resource templates bound a spec'd tree's depth, so the walk fails at the first
+    // directory no template has, promptly, naming it (a deeper or wider walk: SYMLINK_LOOP,
+    // see the unit tests of `resources::sync`).
+    let dir = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let out = spec_cli(
+        "specs/docstore.yaml",
+        &[
+            "--agent",
+            "sync",
+            "/collections/books",
+            &dir.path().display().to_string(),
+        ],
+    )
+    .output()
+    .unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(code(&out), 2, "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let error: Value = serde_json::from_str(stderr.lines().last().unwrap()).unwrap();
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("/collections/books/one"),
+        "{stderr}"
+    );
+}
