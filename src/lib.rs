@@ -85,6 +85,7 @@ mod output;
 pub mod output_limit;
 mod panics;
 mod parse_error;
+pub mod process;
 mod profile;
 mod progress;
 mod redact;

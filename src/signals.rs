@@ -170,6 +170,8 @@ fn on_signal(shared: &Shared, signal: i32) {
     write_all(1, output.sinks.stdout.buffered());
     write_all(1, output.sinks.stdout.closing());
     write_all(2, line);
+    // What the handler started ends with the call.
+    crate::process::kill_all();
     // SAFETY: `_exit` is async-signal-safe and ends the process at once: nothing runs after
     // it, so the lock held here is never released and no other thread writes again.
     unsafe { libc::_exit(i32::from(*code)) }

@@ -443,3 +443,67 @@ fn sync_of_a_tree_that_lists_below_its_templates_fails_at_once() {
         "{stderr}"
     );
 }
+
+/// The pids of live processes whose command line holds `tag` (the demo's helpers).
+fn processes_tagged(tag: &str) -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            String::from_utf8_lossy(&cmdline).contains(tag) && !state.contains(") Z ")
+        })
+        .collect()
+}
+
+/// A sleep duration no other process uses: the marker the test finds its helpers by.
+fn unique_tag() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    format!("{}.{:09}", 3000 + std::process::id() % 1000, nanos)
+}
+
+#[test]
+fn child_process_groups_end_with_the_call() {
+    // A forgotten child: the call's normal end kills its group.
+    let tag = unique_tag();
+    let out = demo(&["--agent", "spawn", "--tag", &tag, "--seconds", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{out:?}");
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        processes_tagged(&tag).is_empty(),
+        "helpers outlived the call"
+    );
+
+    // A call ended by SIGTERM while its child runs: the group ends too.
+    let tag = unique_tag();
+    let child = demo(&["--agent", "spawn", "--tag", &tag, "--seconds", "30"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    // The demo itself (its argv holds the tag), the shell and its two sleeps.
+    while processes_tagged(&tag).len() < 4 && started.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(processes_tagged(&tag).len(), 4, "the helpers started");
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(143));
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        processes_tagged(&tag).is_empty(),
+        "helpers outlived the call"
+    );
+}

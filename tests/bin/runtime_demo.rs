@@ -147,6 +147,27 @@ fn crash(_args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     panic!("the demo crashes on purpose");
 }
 
+/// Starts `sh -c 'sleep TAG & sleep TAG'` as a process group the call's end must kill.
+fn spawn(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
+    let tag: String = args.require("tag")?;
+    let seconds: i64 = args.require("seconds")?;
+    let child = pas::process::spawn(
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("sleep {tag} & sleep {tag}"))
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null()),
+    )?;
+    if seconds == 0 {
+        // A handler that forgets its child: the runtime still ends it with the call.
+        std::mem::forget(child);
+        return Ok(Reply::object(&json!({ "spawned": true })));
+    }
+    sleep(Duration::from_secs(seconds.max(0) as u64));
+    drop(child);
+    Ok(Reply::object(&json!({ "spawned": true })))
+}
+
 fn slow(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     let seconds: i64 = args.require("seconds")?;
     sleep(Duration::from_secs(seconds.max(0) as u64));
@@ -204,6 +225,7 @@ fn main() -> ExitCode {
         .handler("work", work)
         .handler("crash", crash)
         .handler("sleep", slow)
+        .handler("spawn", spawn)
         .handler("ingest", ingest)
         .handler("login", login)
         .handler("nothing", nothing);
