@@ -198,7 +198,17 @@ impl App {
     {
         let env_agent = argv::env_enables(std::env::var_os(argv::AGENT_ENV).as_deref());
         let raw: Vec<OsString> = args.into_iter().map(Into::into).collect();
-        let pre = argv::prescan(raw.iter().cloned(), env_agent);
+        let mut pre = argv::prescan(raw.iter().cloned(), env_agent);
+        // A bare invocation is a first-contact probe: it answers the root help and exits 0
+        // (failure mode 21), whatever the tool requires of a real call. Not in the robot
+        // profile, whose every call answers one envelope (a bare call: ERR_ARGS).
+        if raw.len() == 1
+            && self.registry.profile != pas_spec::Profile::Robot
+            && !root_runs_bare(&self.registry)
+        {
+            pre.help = true;
+            pre.argv.push(OsString::from("--help"));
+        }
         // A derive-built tool's output and input schemas (schemars: a visible share of
         // start-up) are made now only for a call that may show them; a handler asking its
         // context for the registry still gets them.
@@ -488,6 +498,18 @@ impl App {
         }
         if let Some(state) = &shared.robot {
             crate::robot::prepare::prepare(registry, state, command, leaf, argv)?;
+        } else if command.deprecated.is_some()
+            || command
+                .parameters
+                .iter()
+                .any(|p| !p.deprecated_aliases.is_empty())
+        {
+            // A deprecated command (or flag alias) still runs, and says so (failure mode 22).
+            let mut output = shared.lock();
+            let output = &mut *output;
+            for warning in crate::robot::prepare::deprecations(command, argv) {
+                let _ = output.profile.warning(&mut output.sinks, &warning);
+            }
         }
         // What the spec declares (value constraints, requirements, credentials), before the handler.
         crate::declared::check(registry, command, leaf).map_err(Stop::Failed)?;
@@ -676,6 +698,15 @@ impl App {
         let name = command.deprecated.as_ref()?.replacement.as_deref()?;
         self.handlers.get(name).map(|handler| handler.as_ref())
     }
+}
+
+/// Whether the tool's root is itself a command that needs no argument (a single-command tool
+/// such as a filter reading stdin): its bare invocation runs it rather than print help.
+fn root_runs_bare(registry: &Registry) -> bool {
+    registry
+        .commands
+        .iter()
+        .any(|c| c.argv_path().is_empty() && !c.parameters.iter().any(|p| p.required))
 }
 
 fn agent_help(shared: &Shared, cmd: &clap::Command, argv: &[OsString]) -> Outcome {

@@ -103,6 +103,9 @@ impl Context {
     /// - `stdin: optional`: `None` when stdin is a terminal (nothing was piped in).
     /// - `stdin: required`: in agent mode a terminal is a `MISSING_INPUT` error at once (the
     ///   runtime checks this before the handler runs, too); people may type the input.
+    /// - In agent mode, a stdin that is open but says nothing (no byte, no end) within
+    ///   [`crate::input::DEFAULT_STDIN_WAIT_MS`] (`PAS_STDIN_WAIT`) is absent (`optional`) or a
+    ///   `MISSING_INPUT` error (`required`): the call never hangs on it.
     ///
     /// The reader is bounded ([`crate::input::limit`]): past the limit a read fails, and `?`
     /// on that failure is a structured `INVALID_ARGUMENT` error (`< /dev/zero` ends, it does
@@ -128,8 +131,14 @@ impl Context {
             };
         }
         let terminal = io::stdin().is_terminal();
+        // An agent's stdin left open with nothing coming (failure mode 50): after a short wait
+        // an optional input is absent and a required one is a structured error, not a hang.
+        let idle = !terminal
+            && self.agent()
+            && crate::input::stdin_wait().is_some_and(|wait| !crate::input::stdin_ready(wait));
         match command.stdin {
-            StdinMode::Optional if terminal => Ok(None),
+            StdinMode::Optional if terminal || idle => Ok(None),
+            StdinMode::Required if idle => Err(idle_input(&self.shared.registry.name)),
             StdinMode::Required if terminal && self.agent() => {
                 Err(missing_input(&self.shared.registry.name))
             }
@@ -164,10 +173,16 @@ impl Context {
         Ok(())
     }
 
-    /// Adds a warning to the envelope's `warnings`.
+    /// Adds a warning: the envelope's `warnings` (robot), `meta.warnings` (compose), one
+    /// `{"warning":{...}}` line on stderr (`pas`).
     pub fn warn(&self, warning: crate::robot::Warning) {
-        if let Some(state) = self.robot() {
-            state.lock().warnings.push(warning);
+        match self.robot() {
+            Some(state) => state.lock().warnings.push(warning),
+            None => {
+                let mut output = self.shared.lock();
+                let output = &mut *output;
+                let _ = output.profile.warning(&mut output.sinks, &warning);
+            }
         }
     }
 
@@ -204,6 +219,19 @@ impl Context {
     pub fn session(&self) -> Option<crate::sessions::Session> {
         self.robot().and_then(|s| s.lock().session.clone())
     }
+}
+
+/// The error for a required stdin left open with nothing on it.
+fn idle_input(tool: &str) -> Error {
+    let wait = crate::input::stdin_wait().map_or(0, |w| w.as_millis());
+    Error::new(
+        codes::MISSING_INPUT,
+        format!("this command reads its input from stdin, and nothing arrived on it in {wait} ms"),
+    )
+    .with_suggestion(format!(
+        "pipe the input in and close it (`... | {tool} ...`, `< file`), or wait longer with {}=MS",
+        crate::input::STDIN_WAIT_ENV
+    ))
 }
 
 /// The error for a required stdin that is a terminal in agent mode.

@@ -21,6 +21,11 @@ pub struct Error {
     // Boxed: a `Value` is 72 bytes with serde_json's `preserve_order` (which `toon-format`
     // turns on), and every `Result<_, Error>` would carry that size.
     details: Option<Box<Value>>,
+    /// Whether the same call may succeed if made again; `None`: the constant's default
+    /// ([`Error::retryable`]).
+    retryable: Option<bool>,
+    /// How long to wait before a retry, when the handler knows (a rate limit, a held lock).
+    retry_after_ms: Option<u64>,
 }
 
 impl Error {
@@ -32,6 +37,8 @@ impl Error {
             message: message.into(),
             suggestion: None,
             details: None,
+            retryable: None,
+            retry_after_ms: None,
         }
     }
 
@@ -61,6 +68,36 @@ impl Error {
     pub fn with_details(mut self, details: Value) -> Self {
         self.details = Some(Box::new(details));
         self
+    }
+
+    /// Says whether the same call may succeed if made again unchanged (a transient failure:
+    /// a busy resource, a network hiccup). Without it, [`Error::retryable`] answers from the
+    /// constant.
+    pub fn with_retryable(mut self, retryable: bool) -> Self {
+        self.retryable = Some(retryable);
+        self
+    }
+
+    /// The call may be retried after this many milliseconds (a rate limit, a held lock):
+    /// rendered as `retry_after_ms`, and makes the error retryable.
+    pub fn with_retry_after_ms(mut self, milliseconds: u64) -> Self {
+        self.retry_after_ms = Some(milliseconds);
+        self.retryable = Some(true);
+        self
+    }
+
+    /// Whether the same call may succeed if made again: what the handler said, else true for
+    /// the runtime's transient constants (`TIMEOUT`, `INTERRUPTED`, `TERMINATED`), false
+    /// for every other (an argument error, a missing
+    /// resource, a bug: the same call fails the same way).
+    pub fn retryable(&self) -> bool {
+        self.retryable
+            .unwrap_or_else(|| codes::transient(self.code.as_ref()))
+    }
+
+    /// How long to wait before retrying, in milliseconds, when known.
+    pub fn retry_after_ms(&self) -> Option<u64> {
+        self.retry_after_ms
     }
 
     /// The constant.

@@ -23,6 +23,54 @@ pub const DEFAULT_LIMIT: u64 = 256 * 1024 * 1024;
 /// The environment variable that sets the limit, in bytes.
 pub const LIMIT_ENV: &str = "PAS_INPUT_LIMIT";
 
+/// The environment variable that sets how long a machine-mode call waits for the first byte
+/// (or the end) of a stdin that is not a terminal, in milliseconds (0: wait for ever).
+pub const STDIN_WAIT_ENV: &str = "PAS_STDIN_WAIT";
+
+/// How long a machine-mode call waits for stdin to say anything when `PAS_STDIN_WAIT` is
+/// unset: an agent that left stdin open and idle gets an answer, not a hang.
+pub const DEFAULT_STDIN_WAIT_MS: u64 = 1000;
+
+/// The wait for stdin's first byte: `PAS_STDIN_WAIT`, else [`DEFAULT_STDIN_WAIT_MS`]; `None`
+/// for no limit.
+pub(crate) fn stdin_wait() -> Option<std::time::Duration> {
+    let ms = match std::env::var(STDIN_WAIT_ENV) {
+        Ok(text) => text.trim().parse().unwrap_or(DEFAULT_STDIN_WAIT_MS),
+        Err(_) => DEFAULT_STDIN_WAIT_MS,
+    };
+    (ms > 0).then(|| std::time::Duration::from_millis(ms))
+}
+
+/// Whether stdin has something to say (a byte, or its end) within `wait`: false for a pipe
+/// or socket left open and idle. A descriptor poll(2) cannot watch counts as ready.
+pub(crate) fn stdin_ready(wait: std::time::Duration) -> bool {
+    #[cfg(unix)]
+    {
+        let mut fds = libc::pollfd {
+            fd: 0,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let timeout = i32::try_from(wait.as_millis()).unwrap_or(i32::MAX);
+        loop {
+            // SAFETY: `fds` is one valid, initialised pollfd for the duration of the call, and
+            // the count passed is 1; poll(2) only writes its `revents`.
+            let ready = unsafe { libc::poll(&mut fds, 1, timeout) };
+            if ready >= 0 {
+                return ready > 0;
+            }
+            if io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+                return true;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = wait;
+        true
+    }
+}
+
 /// The limit of one input for this process: `PAS_INPUT_LIMIT`, or [`DEFAULT_LIMIT`].
 pub fn limit() -> u64 {
     std::env::var(LIMIT_ENV)

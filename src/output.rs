@@ -388,6 +388,8 @@ impl Output {
             }
         };
         let _ = self.sinks.stderr.flush();
+        // Child processes a handler started (`pas::process::spawn`) end with the call.
+        crate::process::kill_all();
         self.finished = Some(code);
         code
     }

@@ -279,6 +279,29 @@ impl Redactor {
         }
     }
 
+    /// Whether any secret value is known (else scrubbing has nothing to do).
+    pub(crate) fn has_values(&self) -> bool {
+        !self.values.is_empty()
+    }
+
+    /// Successful output scrubbed of secrets (failure mode 59): `bytes` (compact JSON when
+    /// `json`, else text) with every secret value replaced, or `None` when none occurs in
+    /// them. JSON is parsed and rewritten, so a replacement never breaks a string's escaping.
+    pub(crate) fn output(&self, bytes: &[u8], json: bool) -> Option<Vec<u8>> {
+        let found = self
+            .values
+            .iter()
+            .any(|v| !v.is_empty() && bytes.windows(v.len()).any(|w| w == v.as_bytes()));
+        if !found {
+            return None;
+        }
+        if json && let Ok(mut value) = serde_json::from_slice::<Value>(bytes) {
+            self.json(&mut value);
+            return serde_json::to_vec(&value).ok();
+        }
+        Some(self.text(&String::from_utf8_lossy(bytes)).into_bytes())
+    }
+
     /// Scrubs an error's message, suggestion and details.
     pub(crate) fn error(&self, error: &mut Error) {
         if self.values.is_empty() {

@@ -36,6 +36,19 @@ use crate::output::{Outcome, Shared};
 #[cold]
 pub(crate) fn error_for(signal: i32) -> Error {
     #[cfg(unix)]
+    if signal == signal_hook::consts::SIGALRM {
+        let ms = crate::deadline::armed_ms();
+        return Error::new(
+            codes::TIMEOUT,
+            format!("the call ran past its time limit of {ms} ms"),
+        )
+        .with_suggestion(format!(
+            "the output so far is whole lines; narrow the call, or raise the limit with {}=SECONDS",
+            crate::deadline::TIMEOUT_ENV
+        ))
+        .with_details(serde_json::json!({ "limit_ms": ms }));
+    }
+    #[cfg(unix)]
     if signal == signal_hook::consts::SIGINT {
         return Error::new(codes::INTERRUPTED, "interrupted by SIGINT")
             .with_suggestion("the output so far is whole lines; run again to get the rest");
@@ -44,19 +57,21 @@ pub(crate) fn error_for(signal: i32) -> Error {
         .with_suggestion("the output so far is whole lines; run again to get the rest")
 }
 
-/// The signals that end a call with a structured error.
+/// The signals that end a call with a structured error (SIGALRM: the call's time limit, see
+/// `deadline`).
 #[cfg(unix)]
-const HANDLED: [i32; 4] = {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
-    [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+const HANDLED: [i32; 5] = {
+    use signal_hook::consts::{SIGALRM, SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+    [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM]
 };
 
 /// The signal's name in reports.
 fn name(signal: i32) -> &'static str {
     #[cfg(unix)]
     {
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT};
+        use signal_hook::consts::{SIGALRM, SIGHUP, SIGINT, SIGQUIT};
         match signal {
+            SIGALRM => "SIGALRM",
             SIGINT => "SIGINT",
             SIGHUP => "SIGHUP",
             SIGQUIT => "SIGQUIT",
@@ -155,6 +170,8 @@ fn on_signal(shared: &Shared, signal: i32) {
     write_all(1, output.sinks.stdout.buffered());
     write_all(1, output.sinks.stdout.closing());
     write_all(2, line);
+    // What the handler started ends with the call.
+    crate::process::kill_all();
     // SAFETY: `_exit` is async-signal-safe and ends the process at once: nothing runs after
     // it, so the lock held here is never released and no other thread writes again.
     unsafe { libc::_exit(i32::from(*code)) }
@@ -188,6 +205,9 @@ impl Watch {
     pub(crate) fn start(&mut self) {
         if std::mem::replace(&mut self.started, true) {
             return;
+        }
+        if let Some(limit) = crate::deadline::limit(self.shared.agent) {
+            crate::deadline::arm(limit);
         }
         let direct = {
             let mut output = self.shared.lock_plain();

@@ -23,7 +23,14 @@ fn scrubbed(value: &Value, dir: &Path) -> Value {
     let text = value
         .to_string()
         .replace(&dir.display().to_string(), "[DIR]");
-    serde_json::from_str(&text).unwrap()
+    let mut value: Value = serde_json::from_str(&text).unwrap();
+    // A new id on every call.
+    if let Some(map) = value.as_object_mut()
+        && map.contains_key("request_id")
+    {
+        map.insert("request_id".into(), "req_0000000000000000".into());
+    }
+    value
 }
 
 #[test]
@@ -158,6 +165,8 @@ fn compose_config_show_reports_file_sources_and_redacts() {
     assert!(!envelope.to_string().contains("file-k3y"));
     let mut envelope = envelope;
     envelope["meta"]["elapsed"] = 0.into();
+    envelope["meta"]["requestId"] = "req_0000000000000000".into();
+    envelope["meta"]["cwd"] = "/cwd".into();
     insta::assert_json_snapshot!("compose_config_show_from_file", envelope);
 
     // Flag > environment > file: `region` from each in turn.
@@ -183,5 +192,7 @@ fn compose_config_show_reports_file_sources_and_redacts() {
     let (mut envelope, exit) = compose(dir.path(), &["--config", &config, "service", "list"], &[]);
     assert_eq!(exit, 2);
     envelope["meta"]["elapsed"] = 0.into();
+    envelope["meta"]["requestId"] = "req_0000000000000000".into();
+    envelope["meta"]["cwd"] = "/cwd".into();
     insta::assert_json_snapshot!("compose_config_invalid", envelope);
 }

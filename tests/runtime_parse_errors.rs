@@ -4,7 +4,7 @@
 mod runtime_support;
 
 use assert_cmd::Command;
-use runtime_support::{code, demo_path, error_json, run, stderr};
+use runtime_support::{code, demo_path, error_json, run, stderr, without_request_id};
 
 /// Runs an agent-mode call that must fail to parse; returns the error JSON.
 fn parse_failure(args: &[&str]) -> serde_json::Value {
@@ -58,7 +58,7 @@ fn parse_errors_are_pinned() {
         &["--agent"],
     ]
     .iter()
-    .map(|args| format!("{args:?}\n{}", stderr(&run(args))))
+    .map(|args| format!("{args:?}\n{}\n", without_request_id(&run(args).stderr)))
     .collect();
     insta::assert_snapshot!(lines.join("\n"));
 }

@@ -1,10 +1,11 @@
 //! pas benchmarks. Each subcommand measures one thing against a baseline measured in the same
 //! run, prints a Markdown table and refreshes its section of BENCHMARKS.md.
 //!
-//! Usage: `cargo run --release -p pas-bench -- check|runtime|compose|tokens|new|skills|robot|mcp|profile`
+//! Usage: `cargo run --release -p pas-bench -- check|runtime|compose|limits|tokens|new|skills|robot|mcp|profile`
 
 mod check;
 mod compose;
+mod limits;
 mod mcp;
 mod measure;
 mod profile;
@@ -23,6 +24,7 @@ fn main() {
         Some("check") => check::run(),
         Some("runtime") => runtime::run(),
         Some("compose") => compose::run(),
+        Some("limits") => limits::run(),
         Some("tokens") => tokens::run(),
         Some("new") => scaffold::run(),
         Some("skills") => skills::run(),
@@ -30,7 +32,7 @@ fn main() {
         Some("mcp") => mcp::run(),
         Some("profile") => profile::run(),
         _ => {
-            eprintln!("usage: pas-bench check|runtime|compose|tokens|new|skills|robot|mcp|profile");
+            eprintln!("usage: pas-bench check|runtime|compose|limits|tokens|new|skills|robot|mcp|profile");
             std::process::exit(2);
         }
     }

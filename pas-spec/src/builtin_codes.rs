@@ -34,6 +34,9 @@ pub const CONFIG_INVALID: &str = "CONFIG_INVALID";
 pub const INTERRUPTED: &str = "INTERRUPTED";
 /// Ended by SIGTERM. Exit 143.
 pub const TERMINATED: &str = "TERMINATED";
+/// The call ran past its wall-clock limit (`PAS_TIMEOUT`, 300 seconds by default in agent
+/// mode). Exit 124, as coreutils' `timeout`.
+pub const TIMEOUT: &str = "TIMEOUT";
 
 /// One built-in constant: its name, exit code and meaning.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,6 +107,11 @@ pub const BUILTINS: &[Builtin] = &[
         meaning: "Configuration file missing or wrong",
     },
     Builtin {
+        name: TIMEOUT,
+        exit: 124,
+        meaning: "Ran past its time limit",
+    },
+    Builtin {
         name: INTERRUPTED,
         exit: 130,
         meaning: "Interrupted by SIGINT",
@@ -114,6 +122,13 @@ pub const BUILTINS: &[Builtin] = &[
         meaning: "Terminated by SIGTERM",
     },
 ];
+
+/// Whether the same call may succeed if made again, for a built-in constant: a call that ran
+/// out of time or was stopped by a signal may; an argument or configuration error, or a bug,
+/// fails the same way again. Errors a handler raises say so themselves, else are not.
+pub fn transient(name: &str) -> bool {
+    matches!(name, TIMEOUT | INTERRUPTED | TERMINATED)
+}
 
 /// The built-in entry for a constant, if it is one.
 pub fn builtin(name: &str) -> Option<&'static Builtin> {

@@ -289,7 +289,7 @@ pub fn builtin_role(name: &str) -> Option<ExitRole> {
         "UNKNOWN_ARGUMENT" | "UNKNOWN_COMMAND" | "INVALID_VALUE" | "MISSING_ARGUMENT"
         | "MISSING_COMMAND" | "ARGUMENT_CONFLICT" | "INVALID_ARGUMENT" | "MISSING_INPUT"
         | "CONFIG_INVALID" => ExitRole::Arguments,
-        "INTERRUPTED" | "TERMINATED" => ExitRole::Interrupted,
+        "INTERRUPTED" | "TERMINATED" | "TIMEOUT" => ExitRole::Interrupted,
         "GENERAL_ERROR" => ExitRole::Io,
         "INTERNAL_ERROR" => ExitRole::Internal,
         "AUTH_REQUIRED" | "CREDENTIALS_EXPIRED" | "REQUIREMENT_MISSING" => ExitRole::Capability,

@@ -2,8 +2,13 @@
 //!
 //! Every call prints exactly one envelope line on stdout, machine output always on:
 //!
-//! - success: `{"ok":true,"data":...,"meta":{"tool","elapsed","count"?,"total"?,"hasMore"?,"cursor"?}}`
-//! - failure: `{"ok":false,"error":{"code","message","hint","details"?},"meta":{"tool","elapsed"}}`
+//! - success: `{"ok":true,"data":...,"meta":{"tool","elapsed","count"?,"total"?,"hasMore"?,"cursor"?,
+//!   "ok","exitCode","version","requestId","traceId"?,"cwd","warnings"?,"truncated"?,"totalBytes"?}}`
+//! - failure: `{"ok":false,"error":{"code","message","hint","details"?,"retryable","retryAfterMs"?},
+//!   "meta":{"tool","elapsed","ok","exitCode","version","requestId","traceId"?,"cwd"}}`
+//!
+//! `meta.requestId` is new on every call and `meta.traceId` echoes `PAS_TRACE_ID` (see
+//! `call_meta`); with `elapsed` they are the fields that differ between two identical calls.
 //!
 //! `meta.tool` is the dotted command name (the tool's own name when argv named no command);
 //! `meta.elapsed` is the wall time since start in whole milliseconds, so envelope bytes differ
@@ -49,6 +54,10 @@ pub(crate) struct ComposeProfile {
     count: u64,
     /// An envelope is on stdout already: anything after it goes to stderr only.
     written: bool,
+    /// Warnings for `meta.warnings` (a deprecated command, a handler's).
+    warnings: Vec<crate::robot::Warning>,
+    /// The bytes of data kept when the output cap cut it.
+    truncated: Option<u64>,
 }
 
 /// `meta`, in the contract's key order.
@@ -65,15 +74,38 @@ struct Meta<'a> {
     has_more: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     cursor: Option<&'a str>,
+    /// Mirrors the envelope's `ok`, beside the exit status: a pipeline that loses the exit
+    /// status (`tool | jq`) still sees the failure in the JSON.
+    ok: bool,
+    exit_code: u8,
+    /// The tool's version.
+    version: &'a str,
+    request_id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trace_id: Option<&'a str>,
+    /// The absolute directory the call ran in (what relative paths in argv meant).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cwd: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    warnings: &'a [crate::robot::Warning],
+    /// The data was cut at the output cap, after `totalBytes` bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    truncated: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    total_bytes: Option<u64>,
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct ErrorBody<'a> {
     code: &'a str,
     message: &'a str,
     hint: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     details: Option<&'a Value>,
+    retryable: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    retry_after_ms: Option<u64>,
 }
 
 #[derive(Serialize)]
@@ -103,11 +135,24 @@ impl ComposeProfile {
             items: Vec::new(),
             count: 0,
             written: false,
+            warnings: Vec::new(),
+            truncated: None,
         }
     }
 
-    fn meta(&self) -> Meta<'_> {
+    /// `meta` of an envelope that ends the call with `exit_code` (0: success).
+    fn meta(&self, exit_code: u8) -> Meta<'_> {
+        let call = crate::call_meta::get(&self.registry.name);
         Meta {
+            ok: exit_code == 0,
+            exit_code,
+            version: &self.registry.version,
+            request_id: &call.request_id,
+            trace_id: call.trace_id.as_deref(),
+            cwd: call.cwd.as_deref(),
+            warnings: &self.warnings,
+            truncated: self.truncated.map(|_| true),
+            total_bytes: self.truncated,
             tool: self.tool.as_deref().unwrap_or(&self.registry.name),
             elapsed: u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
             count: None,
@@ -119,7 +164,7 @@ impl ComposeProfile {
 
     /// A success envelope around `data` (compact JSON), with list fields when `list`.
     fn success(&mut self, sinks: &mut Sinks, data: &[u8], list: bool) -> io::Result<()> {
-        let mut meta = self.meta();
+        let mut meta = self.meta(0);
         if list {
             let page = self.page.as_ref();
             meta.count = Some(self.count);
@@ -223,7 +268,7 @@ impl Profile for ComposeProfile {
         self.success(sinks, b"null", false)
     }
 
-    fn error(&mut self, sinks: &mut Sinks, error: &Error, _exit: u8) -> io::Result<()> {
+    fn error(&mut self, sinks: &mut Sinks, error: &Error, exit: u8) -> io::Result<()> {
         if self.written {
             // stdout holds its one envelope already (e.g. the flush after it failed): log only.
             let line = format!("error: {}: {}\n", error.code(), error.message());
@@ -247,8 +292,10 @@ impl Profile for ComposeProfile {
                 message: error.message(),
                 hint,
                 details: error.details(),
+                retryable: error.retryable(),
+                retry_after_ms: error.retry_after_ms(),
             },
-            meta: self.meta(),
+            meta: self.meta(exit),
         };
         let json = serde_json::to_vec(&envelope).map_err(io::Error::other)?;
         match self.emit(sinks, json.clone()) {
@@ -300,6 +347,15 @@ impl Profile for ComposeProfile {
 
     fn progress_event(&mut self, _sinks: &mut Sinks, _event: &[u8]) -> io::Result<()> {
         Ok(())
+    }
+
+    fn warning(&mut self, _sinks: &mut Sinks, warning: &crate::robot::Warning) -> io::Result<()> {
+        self.warnings.push(warning.clone());
+        Ok(())
+    }
+
+    fn truncated(&mut self, kept: u64) {
+        self.truncated = Some(kept);
     }
 }
 

@@ -112,6 +112,15 @@ pub(crate) trait Profile: Send {
     fn envelope_error(&self, error: Error) -> Error {
         error
     }
+    /// A non-fatal warning (a deprecated command ran, a handler's [`crate::Context::warn`]):
+    /// the `pas` profile writes it on stderr at once, compose keeps it for `meta.warnings`.
+    /// The robot profile keeps its own (its call state), so it writes nothing here.
+    fn warning(&mut self, _sinks: &mut Sinks, _warning: &crate::robot::Warning) -> io::Result<()> {
+        Ok(())
+    }
+    /// The output was cut at the output cap after `kept` bytes (before `stream_end` or
+    /// `document`): compose marks `meta.truncated` and `meta.totalBytes`.
+    fn truncated(&mut self, _kept: u64) {}
 }
 
 /// The profile for this tool and this call (`argv` after the pre-scan: `--toon` is read from

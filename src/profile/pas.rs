@@ -1,8 +1,11 @@
 //! The `pas` profile (PAS levels 1 and 2).
 //!
 //! Agent mode: raw data on stdout (one object; NDJSON for lists and events, or one JSON array
-//! with `--format=array`; Markdown as is), and on failure one JSON line on stderr,
-//! `{"error","message","code","suggestion","details"}`, with the registry's exit code.
+//! with `--format=array`; Markdown as is; a paged list's next cursor as one
+//! `{"page":{"has_more","next_cursor","total"}}` line on stderr), and on failure one JSON line on stderr,
+//! `{"error","message","code","suggestion","details","retryable","retry_after_ms"?,
+//! "request_id"?,"trace_id"?}`, with the registry's exit code (`request_id` and `trace_id` on a
+//! traced call only, so that an untraced error line is the same bytes for the same input).
 //! Human mode: text for people, clap's own parse errors, and JSON only when `--format` asks.
 
 use std::io::{self, IsTerminal, Write};
@@ -18,7 +21,7 @@ use crate::error::Error;
 use crate::output::Sinks;
 use crate::redact::Redactor;
 use crate::render::human;
-use crate::reply::{Encoding, Object, StreamKind};
+use crate::reply::{Encoding, Object, Page, StreamKind};
 
 pub(crate) struct PasProfile {
     registry: Arc<Registry>,
@@ -26,6 +29,8 @@ pub(crate) struct PasProfile {
     options: CallOptions,
     /// Items written so far in `--format=array` (for the separators).
     array_items: u64,
+    /// Where the list being written sits in the whole list (a paged command).
+    page: Option<Page>,
 }
 
 /// The error line of PAS 7.1. `code` is the process exit status (as in the spec's Appendix A).
@@ -38,6 +43,15 @@ struct ErrorLine<'a> {
     suggestion: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     details: Option<&'a Value>,
+    /// Whether the same call may succeed if made again.
+    retryable: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    retry_after_ms: Option<u64>,
+    /// When the caller gave a trace id (`PAS_TRACE_ID`): it, and this call's own id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    request_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trace_id: Option<&'a str>,
 }
 
 impl PasProfile {
@@ -47,6 +61,7 @@ impl PasProfile {
             agent,
             options: CallOptions::default(),
             array_items: 0,
+            page: None,
         }
     }
 
@@ -94,6 +109,10 @@ impl Profile for PasProfile {
         sinks.stdout.end_line()
     }
 
+    fn page(&mut self, page: &Page) {
+        self.page = Some(page.clone());
+    }
+
     fn stream_start(&mut self, sinks: &mut Sinks, kind: StreamKind) -> io::Result<()> {
         self.array_items = 0;
         if kind == StreamKind::List && self.array() {
@@ -127,8 +146,18 @@ impl Profile for PasProfile {
         &mut self,
         sinks: &mut Sinks,
         kind: StreamKind,
-        _complete: bool,
+        complete: bool,
     ) -> io::Result<()> {
+        // A page of a paged list: where the rest is, as one JSON line on stderr (stdout holds
+        // the items only), so an agent can ask for the next page (failure mode 5).
+        if let Some(page) = self.page.take().filter(|_| complete && self.agent) {
+            let line = serde_json::json!({ "page": {
+                "has_more": page.has_more,
+                "next_cursor": page.next_cursor,
+                "total": page.total,
+            }});
+            sinks.stderr.write_all(format!("{line}\n").as_bytes())?;
+        }
         // A failed array is still closed: stdout stays valid JSON holding the partial results,
         // and the error on stderr (with a non-zero exit) says they are partial.
         if kind == StreamKind::List && self.array() {
@@ -154,12 +183,19 @@ impl Profile for PasProfile {
     fn error(&mut self, sinks: &mut Sinks, error: &Error, exit: u8) -> io::Result<()> {
         let mut line = Vec::with_capacity(128);
         if self.agent {
+            let call = crate::call_meta::get(&self.registry.name);
             let record = ErrorLine {
                 error: error.code(),
                 message: error.message(),
                 code: exit,
                 suggestion: error.suggestion(),
                 details: error.details(),
+                retryable: error.retryable(),
+                retry_after_ms: error.retry_after_ms(),
+                // Only a traced call: an untraced error line stays the same bytes for the
+                // same input (the `pas` profile's determinism).
+                request_id: call.trace_id.as_ref().map(|_| call.request_id.as_str()),
+                trace_id: call.trace_id.as_deref(),
             };
             serde_json::to_writer(&mut line, &record).map_err(io::Error::other)?;
             line.push(b'\n');
@@ -214,6 +250,18 @@ impl Profile for PasProfile {
         } else {
             ProgressStyle::Silent
         }
+    }
+
+    fn warning(&mut self, sinks: &mut Sinks, warning: &crate::robot::Warning) -> io::Result<()> {
+        let mut line = Vec::with_capacity(128);
+        if self.agent {
+            serde_json::to_writer(&mut line, &serde_json::json!({ "warning": warning }))
+                .map_err(io::Error::other)?;
+            line.push(b'\n');
+        } else {
+            line.extend_from_slice(format!("warning: {}\n", warning.message()).as_bytes());
+        }
+        sinks.stderr.write_all(&line)
     }
 
     fn progress_event(&mut self, sinks: &mut Sinks, event: &[u8]) -> io::Result<()> {

@@ -448,6 +448,12 @@ impl Profile for RobotProfile {
             "suggestion": error.suggestion(),
             "documentation_url": docs,
         });
+        let mut body = body;
+        // Every error says whether the same call may succeed again, and when (issue 17).
+        body["retryable"] = Value::Bool(error.retryable());
+        if let Some(after) = error.retry_after_ms() {
+            body["retry_after_ms"] = Value::from(after);
+        }
         let mut envelope = self.head("error");
         envelope.insert("error".into(), body);
         let line = if self.markdown() {

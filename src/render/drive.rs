@@ -19,17 +19,38 @@ pub(crate) fn reply(shared: &Arc<Shared>, reply: Reply) -> Result<(), Stop> {
         return Err(Stop::Failed(error));
     }
     match reply.body {
-        Body::Object(object) => {
+        Body::Object(mut object) => {
             if let Err(error) = &object.json {
                 return Err(Stop::Failed(error.clone()));
             }
             let mut output = shared.lock();
             let output = &mut *output;
+            // A declared secret never reaches stdout, even in a successful result.
+            if output.redactor.has_values() {
+                if let Ok(json) = &mut object.json
+                    && let Some(clean) = output.redactor.output(json, true)
+                {
+                    *json = clean;
+                }
+                if let Some(text) = &mut object.human {
+                    *text = output.redactor.text(text);
+                }
+            }
             Ok(output.profile.object(&mut output.sinks, &object)?)
         }
         Body::Document(markdown) => {
+            let cut = crate::output_limit::limit(shared.agent)
+                .and_then(|cap| crate::output_limit::cut_document(&markdown, cap));
             let mut output = shared.lock();
             let output = &mut *output;
+            let markdown = match output.redactor.has_values() {
+                true => output.redactor.text(&markdown),
+                false => markdown,
+            };
+            if let Some((cut, kept)) = cut {
+                truncated(shared, output, kept, None)?;
+                return Ok(output.profile.document(&mut output.sinks, &cut)?);
+            }
             Ok(output.profile.document(&mut output.sinks, &markdown)?)
         }
         Body::Nothing => {
@@ -60,18 +81,35 @@ fn stream(shared: &Arc<Shared>, mut stream: Stream) -> Result<(), Stop> {
             output.profile.plain_lines(kind),
         )
     };
+    // The output cap (failure mode 43): the stream stops at the last whole item under it.
+    let mut cap = Cap {
+        limit: crate::output_limit::limit(shared.agent),
+        ..Cap::default()
+    };
+    // The secrets to keep out of the items, when the call knows any (a copy: items are made
+    // outside the output lock).
+    {
+        let output = shared.lock();
+        if output.redactor.has_values() {
+            cap.secrets = Some(output.redactor.clone());
+            cap.json = encoding == Encoding::Json;
+        }
+    }
     // No reader waits on a file or /dev/null, so nothing is lost by joining lines there; a
     // pipe or terminal gets each line as it is made.
     let result = if plain && !live {
-        batched(shared, &mut stream, encoding)
+        batched(shared, &mut stream, encoding, &mut cap)
     } else {
-        line_by_line(shared, &mut stream, encoding, live, plain)
+        line_by_line(shared, &mut stream, encoding, live, plain, &mut cap)
     };
     let mut output = shared.lock();
     let output = &mut *output;
     output.sinks.stdout.set_ticking(false);
     if let Err(Stop::Closed) = result {
         return result;
+    }
+    if cap.cut && result.is_ok() {
+        truncated(shared, output, cap.bytes, Some(cap.items))?;
     }
     let ended = output
         .profile
@@ -89,6 +127,7 @@ fn line_by_line(
     encoding: Encoding,
     live: bool,
     plain: bool,
+    cap: &mut Cap,
 ) -> Result<(), Stop> {
     let kind = stream.kind;
     // Started only once a line is left waiting (a fast producer): a slow stream, or a one-line
@@ -110,8 +149,12 @@ fn line_by_line(
                 Some(Err(error)) => return Err(Stop::Failed(error)),
                 Some(Ok(())) => {}
             }
+            cap.scrub(&mut line, 0);
             if plain {
                 line.push(b'\n');
+            }
+            if !cap.admit(line.len()) {
+                return Ok(());
             }
             let mut output = shared.lock();
             let output = &mut *output;
@@ -139,7 +182,12 @@ fn line_by_line(
 /// time to /dev/null. Only for a sink no reader waits on. A failing or panicking stream still
 /// hands over every whole line it made (partial results); a signal ends the process with what
 /// was handed over, which is whole lines too.
-fn batched(shared: &Arc<Shared>, stream: &mut Stream, encoding: Encoding) -> Result<(), Stop> {
+fn batched(
+    shared: &Arc<Shared>,
+    stream: &mut Stream,
+    encoding: Encoding,
+    cap: &mut Cap,
+) -> Result<(), Stop> {
     let kind = stream.kind;
     let mut batch = Vec::with_capacity(BATCH + 1024);
     // The bytes of `batch` that are whole lines: a panic may leave half an item after them.
@@ -154,7 +202,12 @@ fn batched(shared: &Arc<Shared>, stream: &mut Stream, encoding: Encoding) -> Res
                 Some(Err(error)) => return Err(Stop::Failed(error)),
                 Some(Ok(())) => {}
             }
+            cap.scrub(&mut batch, whole);
             batch.push(b'\n');
+            if !cap.admit(batch.len() - whole) {
+                batch.truncate(whole);
+                return Ok(());
+            }
             whole = batch.len();
             if whole >= BATCH {
                 hand_over(shared, kind, &batch)?;
@@ -175,6 +228,64 @@ fn batched(shared: &Arc<Shared>, stream: &mut Stream, encoding: Encoding) -> Res
     };
     // The stream's own failure is the one to report; else a failed write.
     result.and(handed)
+}
+
+/// The output cap of one stream: what was admitted so far, and whether an item was refused;
+/// and the secrets its items are scrubbed of.
+#[derive(Default)]
+struct Cap {
+    limit: Option<u64>,
+    bytes: u64,
+    items: u64,
+    cut: bool,
+    secrets: Option<crate::redact::Redactor>,
+    json: bool,
+}
+
+impl Cap {
+    /// Replaces the secrets in the item that starts at `from` in `buf`.
+    #[inline]
+    fn scrub(&self, buf: &mut Vec<u8>, from: usize) {
+        if let Some(secrets) = &self.secrets
+            && let Some(clean) = secrets.output(&buf[from..], self.json)
+        {
+            buf.truncate(from);
+            buf.extend_from_slice(&clean);
+        }
+    }
+
+    /// Admits an item of `len` bytes (its newline included), or refuses it: the stream ends
+    /// there, cut. One add and one compare per item.
+    #[inline]
+    fn admit(&mut self, len: usize) -> bool {
+        let after = self.bytes + len as u64;
+        if let Some(limit) = self.limit
+            && after > limit
+        {
+            self.cut = true;
+            return false;
+        }
+        self.bytes = after;
+        self.items += 1;
+        true
+    }
+}
+
+/// Says that the output was cut after `kept` bytes: the profile's marker (compose's
+/// `meta.truncated`), and an `OUTPUT_TRUNCATED` warning where the profile shows warnings.
+fn truncated(
+    shared: &Shared,
+    output: &mut crate::output::Output,
+    kept: u64,
+    items: Option<u64>,
+) -> Result<(), Stop> {
+    output.profile.truncated(kept);
+    let warning = crate::output_limit::warning(kept, items);
+    match &shared.robot {
+        Some(state) => state.lock().warnings.push(warning),
+        None => output.profile.warning(&mut output.sinks, &warning)?,
+    }
+    Ok(())
 }
 
 fn hand_over(shared: &Shared, kind: StreamKind, lines: &[u8]) -> Result<(), Stop> {

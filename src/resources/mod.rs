@@ -34,6 +34,7 @@ use crate::error::Error;
 use crate::items::Items;
 
 pub use path::{ResourcePath, wildcard_matches};
+pub use sync::SYMLINK_LOOP;
 pub use types::{
     Copied, CopySource, Entry, Feedback, FeedbackReceipt, Kind, Removed, Stat, SyncEvent,
 };

@@ -135,11 +135,67 @@ pub(crate) fn normalise(raw: &str) -> Result<String, Error> {
     if raw.contains('\0') {
         return Err(refuse("contains a NUL byte"));
     }
+    if let Some(error) = url_spelling(raw) {
+        return Err(error);
+    }
     let segments: Vec<&str> = raw.split('/').filter(|s| !s.is_empty()).collect();
     if segments.iter().any(|s| *s == "." || *s == "..") {
         return Err(refuse("has a `.` or `..` segment; give the path itself"));
     }
     Ok(format!("/{}", segments.join("/")))
+}
+
+/// A path spelt as part of a URL, which agents write and people rarely do (failure modes 34
+/// and 35): a percent-encoded byte (`acme%2Fwidgets`), a query (`users?active=true`) or a
+/// fragment (`repos/main#readme`). Refused with the path it probably meant, rather than looked
+/// up literally and reported missing. A lone `?` stays a wildcard (`rm '/logs/a?'`).
+fn url_spelling(raw: &str) -> Option<Error> {
+    let (why, corrected) = if let Some(at) = raw.find('#') {
+        ("has a `#` fragment", raw[..at].to_owned())
+    } else if let Some(at) = raw
+        .find('?')
+        .filter(|&at| raw[at..].split('/').next().is_some_and(|q| q.contains('=')))
+    {
+        ("has a `?key=value` query", raw[..at].to_owned())
+    } else if has_percent_escape(raw) {
+        ("is percent-encoded", percent_decoded(raw))
+    } else {
+        return None;
+    };
+    Some(
+        Error::new(
+            codes::INVALID_ARGUMENT,
+            format!("the resource path {raw:?} {why}; resource paths are not URLs"),
+        )
+        .with_suggestion(format!("give the path itself: {corrected}"))
+        .with_details(serde_json::json!({ "input": raw, "corrected_input": corrected })),
+    )
+}
+
+fn has_percent_escape(raw: &str) -> bool {
+    raw.as_bytes()
+        .windows(3)
+        .any(|w| w[0] == b'%' && w[1].is_ascii_hexdigit() && w[2].is_ascii_hexdigit())
+}
+
+fn percent_decoded(raw: &str) -> String {
+    let bytes = raw.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let (Some(hi), Some(lo)) = (hex(bytes[i + 1]), hex(bytes[i + 2]))
+        {
+            out.push((hi * 16 + lo) as u8);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// The placeholder values when `path` fits `template`, segment by segment. A placeholder takes
@@ -243,6 +299,22 @@ mod tests {
         ] {
             assert_eq!(normalise(raw).unwrap(), want, "{raw:?}");
         }
+    }
+
+    #[test]
+    fn refuses_url_spellings_with_the_path_meant() {
+        for (raw, meant) in [
+            ("/acme%2Fwidgets", "/acme/widgets"),
+            ("/users?active=true", "/users"),
+            ("/repos/main#readme", "/repos/main"),
+        ] {
+            let error = normalise(raw).unwrap_err();
+            assert_eq!(error.code(), codes::INVALID_ARGUMENT, "{raw:?}");
+            assert_eq!(error.details().unwrap()["corrected_input"], meant);
+        }
+        // A wildcard `?` and a lone `%` are not URL spellings.
+        assert_eq!(normalise("/logs/a?").unwrap(), "/logs/a?");
+        assert_eq!(normalise("/100%").unwrap(), "/100%");
     }
 
     #[test]

@@ -28,6 +28,12 @@ use crate::store::Root;
 /// Where the walk stops: a handler that lists a directory inside itself must not loop forever.
 const MAX_DIRECTORIES: usize = 100_000;
 
+/// The deepest a walk goes below the directory being pulled.
+const MAX_DEPTH: usize = 64;
+
+/// The error constant of a tree that links back into itself (failure mode 66).
+pub const SYMLINK_LOOP: &str = "SYMLINK_LOOP";
+
 /// The events of one sync, produced lazily.
 pub(crate) fn pull<R: Resources>(
     resources: Arc<R>,
@@ -177,8 +183,24 @@ impl<R: Resources> Run<R> {
         let mut queue = vec![self.remote.clone()];
         let mut seen: HashSet<String> = HashSet::new();
         while let Some(dir) = queue.pop() {
-            if !seen.insert(dir.as_str().to_owned()) || seen.len() > MAX_DIRECTORIES {
+            if !seen.insert(dir.as_str().to_owned()) {
                 continue;
+            }
+            // A tree that lists itself again below itself (a link to an ancestor) would be
+            // walked for ever: it is an error naming where, never a silent stop at a count.
+            if let Some(why) = looping(&self.remote, &dir, seen.len()) {
+                return Err(Error::new(
+                    SYMLINK_LOOP,
+                    format!("{dir} {why}: the tree links back into itself"),
+                )
+                .with_suggestion(
+                    "sync a directory below the loop, or remove the link that leads back up",
+                )
+                .with_details(serde_json::json!({
+                    "path": dir.as_str(),
+                    "completed_count": self.files.len(),
+                    "directories": seen.len(),
+                })));
             }
             let entries = route::children(&*self.resources, &self.globals, &dir, &self.ctx)?;
             let mut dirs = Vec::new();
@@ -226,6 +248,27 @@ impl<R: Resources> Run<R> {
     }
 }
 
+/// Why the walk at `dir` is a loop, if it is: deeper than [`MAX_DEPTH`] below `root`, the
+/// same name three times in a row at its end (`.../self/self/self`), or more than
+/// [`MAX_DIRECTORIES`] directories in all.
+fn looping(root: &ResourcePath, dir: &ResourcePath, directories: usize) -> Option<String> {
+    let depth = dir
+        .segments()
+        .count()
+        .saturating_sub(root.segments().count());
+    if depth > MAX_DEPTH {
+        return Some(format!("is {depth} levels deep (more than {MAX_DEPTH})"));
+    }
+    let tail: Vec<&str> = dir.segments().skip(root.segments().count()).collect();
+    if let [.., a, b, c] = tail.as_slice()
+        && a == b
+        && b == c
+    {
+        return Some(format!("repeats `{c}` three times"));
+    }
+    (directories > MAX_DIRECTORIES).then(|| format!("is past {MAX_DIRECTORIES} directories"))
+}
+
 /// `child`'s path relative to `root`, when it lies below it.
 fn under(root: &ResourcePath, child: &ResourcePath) -> Option<String> {
     if root.is_root() {
@@ -236,4 +279,33 @@ fn under(root: &ResourcePath, child: &ResourcePath) -> Option<String> {
         .strip_prefix(root.as_str())?
         .strip_prefix('/')?;
     (!rest.is_empty()).then(|| rest.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path(raw: &str) -> ResourcePath {
+        let registry: pas_spec::Registry = serde_json::from_value(serde_json::json!({
+            "specVersion": 1, "name": "t", "version": "1.0.0", "summary": "t", "commands": []
+        }))
+        .unwrap();
+        ResourcePath::resolve(&registry, raw).unwrap()
+    }
+
+    #[test]
+    fn a_walk_that_repeats_itself_or_goes_too_deep_or_wide_is_a_loop() {
+        let root = path("/c/books");
+        assert!(looping(&root, &path("/c/books/a/b/a"), 3).is_none());
+        let repeated = looping(&root, &path("/c/books/self/self/self"), 4).unwrap();
+        assert!(repeated.contains("repeats `self`"), "{repeated}");
+        let deep = format!("/c/books{}", "/a/b".repeat(40));
+        assert!(
+            looping(&root, &path(&deep), 81)
+                .unwrap()
+                .contains("levels deep")
+        );
+        let wide = looping(&root, &path("/c/books/x"), MAX_DIRECTORIES + 1).unwrap();
+        assert!(wide.contains("directories"), "{wide}");
+    }
 }

@@ -49,6 +49,11 @@ impl Warning {
         }
     }
 
+    /// The message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
     /// Sets the severity.
     pub fn severity(mut self, severity: Severity) -> Warning {
         self.severity = severity;

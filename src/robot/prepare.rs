@@ -115,7 +115,7 @@ fn check_fields(registry: &Registry, command: &Command, fields: &[String]) -> Re
 }
 
 /// A warning for a deprecated command and for each deprecated flag alias argv used.
-fn deprecations(command: &Command, argv: &[OsString]) -> Vec<Warning> {
+pub(crate) fn deprecations(command: &Command, argv: &[OsString]) -> Vec<Warning> {
     let mut warnings = Vec::new();
     if let Some(deprecation) = &command.deprecated {
         let mut message = format!("`{}` is deprecated", command.argv_path().join(" "));

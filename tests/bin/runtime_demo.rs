@@ -45,11 +45,45 @@ fn get(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
             Error::general(format!("request to {url} failed")).with_details(json!({ "url": url }))
         );
     }
+    if id == 14 {
+        // A handler that echoes its credentials in a result: the runtime must redact it.
+        let url = format!(
+            "https://api.example/items/14?token={}",
+            token.unwrap_or_default()
+        );
+        return Ok(Reply::object(&json!({ "id": id, "url": url })));
+    }
     let mut value = json!({ "id": id, "name": format!("item-{id}") });
     if args.flag("verbose") {
         value["history"] = json!(["created"]);
     }
     Ok(Reply::object(&value))
+}
+
+/// Pages of ten over thirty items; the cursor is the first id of the page.
+fn page(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
+    let start: u64 = match args.get::<String>("cursor")? {
+        Some(cursor) => cursor
+            .parse()
+            .map_err(|_| Error::invalid_argument(format!("not a cursor: {cursor}")))?,
+        None => 0,
+    };
+    let end = (start + 10).min(30);
+    let page = pas::Page {
+        total: Some(30),
+        has_more: end < 30,
+        next_cursor: (end < 30).then(|| end.to_string()),
+    };
+    // With a token, each item says where it came from, token included (to be redacted).
+    let token: Option<String> = args.get("token")?;
+    let items = (start..end).map(move |id| {
+        let mut value = serde_json::to_value(item(id as i64)).expect("an item is JSON");
+        if let Some(token) = &token {
+            value["via"] = json!(format!("https://api.example/items?token={token}"));
+        }
+        Ok(value)
+    });
+    Ok(Reply::page(items, page))
 }
 
 fn list(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
@@ -65,10 +99,11 @@ fn list(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
             panic!("the demo panics at item {id}");
         }
         if Some(id) == fail_at {
-            return Err(Error::new(
-                "STORE_FAILED",
-                format!("the store failed at item {id}"),
-            ));
+            // A busy store: the same call may succeed in a quarter of a second.
+            return Err(
+                Error::new("STORE_FAILED", format!("the store failed at item {id}"))
+                    .with_retry_after_ms(250),
+            );
         }
         Ok(item(id))
     });
@@ -110,6 +145,27 @@ fn work(args: &Args, ctx: &Context) -> Result<Reply, Error> {
 
 fn crash(_args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     panic!("the demo crashes on purpose");
+}
+
+/// Starts `sh -c 'sleep TAG & sleep TAG'` as a process group the call's end must kill.
+fn spawn(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
+    let tag: String = args.require("tag")?;
+    let seconds: i64 = args.require("seconds")?;
+    let child = pas::process::spawn(
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("sleep {tag} & sleep {tag}"))
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null()),
+    )?;
+    if seconds == 0 {
+        // A handler that forgets its child: the runtime still ends it with the call.
+        std::mem::forget(child);
+        return Ok(Reply::object(&json!({ "spawned": true })));
+    }
+    sleep(Duration::from_secs(seconds.max(0) as u64));
+    drop(child);
+    Ok(Reply::object(&json!({ "spawned": true })))
 }
 
 fn slow(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
@@ -163,11 +219,13 @@ fn main() -> ExitCode {
     let app = App::new(registry)
         .handler("item.get", get)
         .handler("item.list", list)
+        .handler("item.page", page)
         .handler("doc", doc)
         .handler("watch", watch)
         .handler("work", work)
         .handler("crash", crash)
         .handler("sleep", slow)
+        .handler("spawn", spawn)
         .handler("ingest", ingest)
         .handler("login", login)
         .handler("nothing", nothing);

@@ -78,3 +78,21 @@ pub fn on_pty(command_line: &str) -> (i32, String) {
         String::from_utf8_lossy(&output.stdout).into_owned(),
     )
 }
+
+/// stderr with the `request_id` of each JSON line set aside: a new id on every call is the one
+/// part of an error line that differs between two identical calls.
+pub fn without_request_id(stderr: &[u8]) -> String {
+    String::from_utf8_lossy(stderr)
+        .lines()
+        .map(
+            |line| match serde_json::from_str::<serde_json::Value>(line) {
+                Ok(serde_json::Value::Object(mut map)) => {
+                    map.remove("request_id");
+                    serde_json::Value::Object(map).to_string()
+                }
+                _ => line.to_owned(),
+            },
+        )
+        .collect::<Vec<_>>()
+        .join("\n")
+}

@@ -306,3 +306,33 @@ fn the_default_store_is_in_the_xdg_data_directory() {
     assert_eq!(call.exit, 0, "{call:?}");
     assert!(env.dir.path().join("xdg/todo/todo.db").is_file());
 }
+
+/// Failure mode 43: a list past the output cap (`PAS_OUTPUT_LIMIT`) is cut at a whole item and
+/// the envelope says so (`meta.truncated`, `meta.totalBytes`, an `OUTPUT_TRUNCATED` warning).
+#[test]
+fn a_list_past_the_output_cap_is_cut_and_marked() {
+    let env = Env::new();
+    for n in 0..5 {
+        let title = format!("task number {n}");
+        assert_eq!(
+            env.call(&["task", "create", "--title", &title]).envelope["ok"],
+            true
+        );
+    }
+    let whole = env.call(&["task", "list"]);
+    assert!(whole.envelope["meta"].get("truncated").is_none());
+    let out = env
+        .command(&["task", "list"])
+        .env("PAS_OUTPUT_LIMIT", "300")
+        .output()
+        .unwrap();
+    let cut = support::Call::from(out);
+    assert_envelope(&cut, "a cut list");
+    let meta = &cut.envelope["meta"];
+    assert_eq!(meta["truncated"], true, "{meta}");
+    let kept = cut.data().as_array().unwrap().len();
+    assert!(kept > 0 && kept < 5, "{meta}");
+    assert_eq!(meta["count"], kept);
+    assert!(meta["totalBytes"].as_u64().unwrap() <= 300);
+    assert_eq!(meta["warnings"][0]["code"], "OUTPUT_TRUNCATED");
+}

@@ -62,6 +62,8 @@ fn without_timings(stdout: &[u8]) -> Vec<u8> {
                 Ok(mut value) => {
                     if let Some(meta) = value.get_mut("meta").and_then(|m| m.as_object_mut()) {
                         meta.remove("elapsed");
+                        // A new id on every call (issue 17, failure mode 33).
+                        meta.remove("requestId");
                     }
                     if let Some(object) = value.as_object_mut() {
                         // robot: the envelope's timing and its time of writing.

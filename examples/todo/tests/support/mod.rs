@@ -98,12 +98,19 @@ impl Call {
     }
 }
 
-/// The envelope with `meta.elapsed` set to 0 (the one field that differs between runs).
+/// The envelope with the fields that differ between runs set to fixed values: `meta.elapsed`
+/// to 0, `meta.requestId` to zeros and `meta.cwd` to `/cwd`.
 pub fn normalised(mut envelope: Value) -> Value {
-    if let Some(meta) = envelope.get_mut("meta").and_then(Value::as_object_mut)
-        && meta.contains_key("elapsed")
-    {
-        meta.insert("elapsed".into(), Value::from(0));
+    if let Some(meta) = envelope.get_mut("meta").and_then(Value::as_object_mut) {
+        if meta.contains_key("elapsed") {
+            meta.insert("elapsed".into(), Value::from(0));
+        }
+        if meta.contains_key("requestId") {
+            meta.insert("requestId".into(), Value::from("req_0000000000000000"));
+        }
+        if meta.contains_key("cwd") {
+            meta.insert("cwd".into(), Value::from("/cwd"));
+        }
     }
     envelope
 }

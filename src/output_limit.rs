@@ -1,0 +1,72 @@
+//! The size cap of one call's output: a list that would flood an agent's context is cut at a
+//! whole item, and the cut is said (a `OUTPUT_TRUNCATED` warning; compose's `meta.truncated`
+//! and `meta.totalBytes`), instead of megabytes nobody asked for.
+//!
+//! In machine mode a call's streamed output is capped at [`DEFAULT_BYTES`] unless
+//! `PAS_OUTPUT_LIMIT` (bytes; 0: no cap) says otherwise; people get a cap only when they set
+//! it. A Markdown document past the cap is cut at a line and ends with a marker line. One
+//! object is never cut (half a JSON value is worse than a large one).
+
+/// The environment variable that sets the cap, in bytes (0: no cap).
+pub const OUTPUT_LIMIT_ENV: &str = "PAS_OUTPUT_LIMIT";
+
+/// The cap of a machine-mode call when `PAS_OUTPUT_LIMIT` is unset: 64 MiB.
+pub const DEFAULT_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The warning constant of a cut output.
+pub const TRUNCATED: &str = "OUTPUT_TRUNCATED";
+
+/// The cap for this call: `PAS_OUTPUT_LIMIT`, else [`DEFAULT_BYTES`] in machine mode.
+pub(crate) fn limit(machine: bool) -> Option<u64> {
+    match std::env::var(OUTPUT_LIMIT_ENV) {
+        Ok(text) => text.trim().parse::<u64>().ok().filter(|&bytes| bytes > 0),
+        Err(_) => machine.then_some(DEFAULT_BYTES),
+    }
+}
+
+/// The warning of an output cut after `kept` bytes (of `items` whole items when a list).
+pub(crate) fn warning(kept: u64, items: Option<u64>) -> crate::robot::Warning {
+    let what = match items {
+        Some(n) => format!("{n} items ({kept} bytes)"),
+        None => format!("{kept} bytes"),
+    };
+    crate::robot::Warning::new(
+        TRUNCATED,
+        format!(
+            "the output was cut after {what} at the output limit; page through the rest, \
+             select fewer fields, or raise the limit with {OUTPUT_LIMIT_ENV}=BYTES"
+        ),
+    )
+}
+
+/// A Markdown document cut to at most `limit` bytes at a line boundary, with a marker line,
+/// and the bytes of the document kept; `None` when it fits.
+pub(crate) fn cut_document(markdown: &str, limit: u64) -> Option<(String, u64)> {
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    if markdown.len() <= limit {
+        return None;
+    }
+    let mut end = markdown[..limit].rfind('\n').map_or(0, |at| at + 1);
+    while !markdown.is_char_boundary(end) {
+        end -= 1;
+    }
+    let cut = format!(
+        "{}\n[output truncated: {end} of {} bytes shown; raise {OUTPUT_LIMIT_ENV} for more]\n",
+        &markdown[..end],
+        markdown.len()
+    );
+    Some((cut, end as u64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_document_is_cut_at_a_line_with_a_marker() {
+        assert_eq!(cut_document("a\nb\n", 10), None);
+        let (cut, kept) = cut_document("one\ntwo\nthree\n", 9).unwrap();
+        assert_eq!(kept, 8);
+        assert!(cut.starts_with("one\ntwo\n\n[output truncated: 8 of 14 bytes"));
+    }
+}

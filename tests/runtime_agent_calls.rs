@@ -1,0 +1,509 @@
+//! What every call of every pas tool does for an agent (issue 17, the runtime part), by CLI
+//! Agent Spec failure mode: a bare invocation is the root help (21; not in the robot profile,
+//! whose every call is one envelope); a wall-clock limit ends a
+//! call as a `TIMEOUT` error (11); every error says whether a retry may help (19); every
+//! response carries a request id and echoes the caller's trace id (33); compose `meta` holds
+//! the tool's version, the exit code and the working directory (22, 56, 29).
+
+mod runtime_support;
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use runtime_support::{code, demo, error_json, ndjson, stdout};
+use serde_json::Value;
+
+/// A run of `pas-spec-cli` (a runtime with no handlers) over a spec of the workspace.
+fn spec_cli(spec: &str, args: &[&str]) -> Command {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pas-spec-cli"));
+    cmd.env("PAS_SPEC_CLI_SPEC", root.join(spec))
+        .env_remove("PAS_AGENT")
+        .env_remove("PAS_TRACE_ID")
+        .env_remove("TODO_TRACE_ID")
+        .env(
+            "XDG_CONFIG_HOME",
+            std::env::temp_dir().join("pas-agent-calls-none"),
+        )
+        .args(args)
+        .stdin(Stdio::null());
+    cmd
+}
+
+/// The one envelope a compose call printed.
+fn envelope(out: &Output) -> Value {
+    serde_json::from_str(stdout(out).trim_end()).expect("one JSON envelope on stdout")
+}
+
+fn is_request_id(value: &Value) -> bool {
+    value.as_str().is_some_and(|id| {
+        id.len() == 20 && id.starts_with("req_") && id[4..].chars().all(|c| c.is_ascii_hexdigit())
+    })
+}
+
+#[test]
+fn a_bare_invocation_prints_the_root_help_and_exits_0() {
+    // pas, for people: clap's root help on stdout.
+    let out = demo(&[]).output().unwrap();
+    assert_eq!(code(&out), 0, "{out:?}");
+    assert!(stdout(&out).contains("Usage: demo"), "{}", stdout(&out));
+    // pas with agent mode from the environment: the agent help.
+    let out = demo(&[]).env("PAS_AGENT", "1").output().unwrap();
+    assert_eq!(code(&out), 0, "{out:?}");
+    assert!(stdout(&out).starts_with("USAGE:\n  demo --agent"));
+    // compose: its help, exit 0.
+    let out = spec_cli("specs/todo.yaml", &[]).output().unwrap();
+    assert_eq!(code(&out), 0, "{out:?}");
+    assert!(
+        stdout(&out).starts_with("USAGE:\n  todo"),
+        "{}",
+        stdout(&out)
+    );
+    // robot keeps its rule that every call answers one envelope (ERR_ARGS).
+    let out = spec_cli("specs/pt-agent.yaml", &[]).output().unwrap();
+    assert_eq!(envelope(&out)["error"]["code"], "ERR_ARGS");
+    // A tool whose root needs a positional argument still answers help, not a usage error.
+    let out = spec_cli("specs/word-counter.yaml", &[]).output().unwrap();
+    assert_eq!(code(&out), 0, "{out:?}");
+    assert!(stdout(&out).contains("Usage: word-counter"));
+}
+
+#[test]
+fn a_call_past_its_time_limit_ends_as_a_timeout_error_keeping_whole_lines() {
+    let started = Instant::now();
+    let out = demo(&["--agent", "item", "list", "-n", "100", "--delay-ms", "100"])
+        .env("PAS_TIMEOUT", "0.5")
+        .output()
+        .unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(code(&out), 124, "{out:?}");
+    let items = ndjson(&out);
+    assert!(
+        !items.is_empty() && items.len() < 100,
+        "partial results: {items:?}"
+    );
+    let error = error_json(&out);
+    assert_eq!(error["error"], "TIMEOUT");
+    assert_eq!(error["code"], 124);
+    assert_eq!(error["retryable"], true);
+    assert_eq!(error["details"]["limit_ms"], 500);
+}
+
+#[test]
+fn a_blocked_handler_ends_on_time_too_and_zero_turns_the_limit_off() {
+    let started = Instant::now();
+    let out = demo(&["--agent", "sleep", "--seconds", "30"])
+        .env("PAS_TIMEOUT", "0.3")
+        .output()
+        .unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(code(&out), 124, "{out:?}");
+    assert_eq!(error_json(&out)["error"], "TIMEOUT");
+
+    let out = demo(&["--agent", "item", "list", "-n", "3", "--delay-ms", "200"])
+        .env("PAS_TIMEOUT", "0")
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{out:?}");
+    assert_eq!(ndjson(&out).len(), 3);
+}
+
+#[test]
+fn every_error_says_whether_to_retry_and_when() {
+    // A handler's transient error: retryable, with its delay.
+    let out = demo(&["--agent", "item", "list", "-n", "5", "--fail-at", "2"])
+        .output()
+        .unwrap();
+    let error = error_json(&out);
+    assert_eq!(error["retryable"], true);
+    assert_eq!(error["retry_after_ms"], 250);
+    // An argument error: the same call fails the same way.
+    let out = demo(&["--agent", "item", "get"]).output().unwrap();
+    let error = error_json(&out);
+    assert_eq!(error["error"], "MISSING_ARGUMENT");
+    assert_eq!(error["retryable"], false);
+    assert!(error.get("retry_after_ms").is_none());
+    // compose: in the error body.
+    let out = spec_cli("specs/todo.yaml", &["no-such-command"])
+        .output()
+        .unwrap();
+    let envelope = envelope(&out);
+    assert_eq!(envelope["error"]["retryable"], false, "{envelope}");
+}
+
+#[test]
+fn a_traced_call_echoes_the_trace_id_with_a_request_id_of_its_own() {
+    let traced = || {
+        demo(&["--agent", "item", "get"])
+            .env("PAS_TRACE_ID", "trace-123")
+            .output()
+            .unwrap()
+    };
+    let (first, second) = (error_json(&traced()), error_json(&traced()));
+    assert!(is_request_id(&first["request_id"]), "{first}");
+    assert!(is_request_id(&second["request_id"]), "{second}");
+    assert_ne!(first["request_id"], second["request_id"]);
+    assert_eq!(second["trace_id"], "trace-123");
+    // Untraced, the line is the same bytes for the same input (pas determinism).
+    let untraced = error_json(&demo(&["--agent", "item", "get"]).output().unwrap());
+    assert!(untraced.get("trace_id").is_none() && untraced.get("request_id").is_none());
+    // The tool's own variable, when PAS_TRACE_ID is unset.
+    let out = demo(&["--agent", "item", "get"])
+        .env("DEMO_TRACE_ID", "own-7")
+        .output()
+        .unwrap();
+    assert_eq!(error_json(&out)["trace_id"], "own-7");
+}
+
+#[test]
+fn compose_meta_has_the_version_exit_code_cwd_and_ids() {
+    let dir = tempfile::tempdir().unwrap();
+    let cwd = dir.path().canonicalize().unwrap();
+    let out = spec_cli("specs/todo.yaml", &["tools"])
+        .current_dir(&cwd)
+        .env("TODO_TRACE_ID", "t-1")
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0);
+    let meta = envelope(&out)["meta"].clone();
+    assert_eq!(meta["ok"], true, "{meta}");
+    assert_eq!(meta["exitCode"], 0);
+    assert_eq!(meta["version"], "0.4.1");
+    assert!(is_request_id(&meta["requestId"]), "{meta}");
+    assert_eq!(meta["traceId"], "t-1");
+    assert_eq!(meta["cwd"], cwd.display().to_string());
+
+    let out = spec_cli("specs/todo.yaml", &["no-such-command"])
+        .current_dir(&cwd)
+        .output()
+        .unwrap();
+    let envelope = envelope(&out);
+    assert_eq!(envelope["ok"], false);
+    assert_eq!(envelope["meta"]["ok"], false);
+    assert_eq!(envelope["meta"]["exitCode"], code(&out), "{envelope}");
+    assert_ne!(code(&out), 0);
+    assert!(envelope["meta"].get("traceId").is_none());
+}
+
+/// A tool with a deprecated command, in the given profile.
+fn deprecating_spec(dir: &Path, profile: &str) -> std::path::PathBuf {
+    let spec = format!(
+        r#"{{
+  "specVersion": 1, "name": "old", "version": "1.2.3", "summary": "Keeps an old word.",
+  "profile": "{profile}",
+  "commands": [
+    {{"name": "fetch", "description": "Fetch it.", "output": "object"}},
+    {{"name": "get", "description": "Fetch it (old name).", "output": "object",
+      "deprecated": {{"replacement": "fetch", "since": "1.2.0"}}}}
+  ]
+}}"#
+    );
+    let path = dir.join(format!("old-{profile}.json"));
+    std::fs::write(&path, spec).unwrap();
+    path
+}
+
+#[test]
+fn a_deprecated_command_that_runs_says_so_in_every_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |profile: &str, args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_pas-spec-cli"))
+            .env("PAS_SPEC_CLI_SPEC", deprecating_spec(dir.path(), profile))
+            .env_remove("PAS_AGENT")
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    // pas, agent mode: one `{"warning":{...}}` line on stderr before anything else.
+    let out = run("pas", &["--agent", "get"]);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let first: Value = serde_json::from_str(stderr.lines().next().unwrap()).unwrap();
+    assert_eq!(first["warning"]["code"], "DEPRECATED", "{stderr}");
+    assert!(
+        first["warning"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("use `fetch`")
+    );
+    // pas, people: a `warning:` line.
+    let out = run("pas", &["get"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .starts_with("warning: `get` is deprecated since 1.2.0")
+    );
+    // compose: `meta.warnings`, and the tool's version in `meta`.
+    let out = run("compose", &["get"]);
+    let meta = envelope(&out)["meta"].clone();
+    assert_eq!(meta["warnings"][0]["code"], "DEPRECATED", "{meta}");
+    assert_eq!(meta["version"], "1.2.3");
+    // The current word warns of nothing.
+    let out = run("compose", &["fetch"]);
+    assert!(envelope(&out)["meta"].get("warnings").is_none());
+}
+
+/// The `OUTPUT_TRUNCATED` warning line a cut output leaves on stderr (pas, agent mode).
+fn truncation_warning(out: &Output) -> Value {
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let line = stderr.lines().next().expect("a warning line");
+    let warning: Value = serde_json::from_str(line).unwrap();
+    assert_eq!(warning["warning"]["code"], "OUTPUT_TRUNCATED", "{stderr}");
+    warning
+}
+
+#[test]
+fn output_past_the_cap_is_cut_at_a_whole_item_and_said_on_stderr() {
+    // A pipe: line by line.
+    let out = demo(&["--agent", "item", "list", "-n", "100"])
+        .env("PAS_OUTPUT_LIMIT", "200")
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0);
+    let items = ndjson(&out);
+    assert!(!items.is_empty() && items.len() < 100);
+    assert!(out.stdout.len() <= 200);
+    truncation_warning(&out);
+    // A file: batched, cut the same way.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("out.ndjson");
+    let out = demo(&["--agent", "item", "list", "-n", "100"])
+        .env("PAS_OUTPUT_LIMIT", "200")
+        .stdout(std::fs::File::create(&file).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0);
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(written.lines().count(), items.len(), "{written}");
+    truncation_warning(&out);
+    // A document: cut at a line, with a marker line.
+    let out = demo(&["--agent", "doc"])
+        .env("PAS_OUTPUT_LIMIT", "50")
+        .output()
+        .unwrap();
+    assert!(
+        stdout(&out).contains("[output truncated: 8 of 86 bytes shown"),
+        "{}",
+        stdout(&out)
+    );
+    truncation_warning(&out);
+    // Under the default cap nothing is cut or said.
+    let out = demo(&["--agent", "item", "list", "-n", "100"])
+        .output()
+        .unwrap();
+    assert_eq!(ndjson(&out).len(), 100);
+    assert!(out.stderr.is_empty());
+}
+
+#[test]
+fn an_open_but_idle_stdin_is_an_error_not_a_hang() {
+    let started = Instant::now();
+    let mut child = demo(&["--agent", "ingest"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Keep our end open and write nothing: an agent that forgot to close stdin.
+    let held = child.stdin.take();
+    let out = child.wait_with_output().unwrap();
+    drop(held);
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(code(&out), 2, "{out:?}");
+    let error = error_json(&out);
+    assert_eq!(error["error"], "MISSING_INPUT");
+    assert!(
+        error["suggestion"]
+            .as_str()
+            .unwrap()
+            .contains("PAS_STDIN_WAIT")
+    );
+
+    // Input that arrives within the wait is read as usual.
+    let mut child = demo(&["--agent", "ingest"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    std::io::Write::write_all(&mut stdin, b"a\nb\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(code(&out), 0);
+    assert_eq!(
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()["lines"],
+        2
+    );
+}
+
+#[test]
+fn a_paged_list_tells_where_the_next_page_is_on_stderr() {
+    let out = demo(&["--agent", "item", "page"]).output().unwrap();
+    assert_eq!(code(&out), 0, "{out:?}");
+    assert_eq!(ndjson(&out).len(), 10);
+    let page: Value = serde_json::from_slice(&out.stderr).expect("one JSON line on stderr");
+    assert_eq!(page["page"]["has_more"], true);
+    assert_eq!(page["page"]["next_cursor"], "10");
+    assert_eq!(page["page"]["total"], 30);
+    // The cursor gets the next page; the last page has no cursor.
+    let out = demo(&["--agent", "item", "page", "--cursor", "20"])
+        .output()
+        .unwrap();
+    assert_eq!(ndjson(&out)[0]["id"], 20);
+    let page: Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(page["page"]["has_more"], false);
+    assert!(page["page"]["next_cursor"].is_null());
+}
+
+#[test]
+fn resource_paths_spelt_as_urls_are_refused_with_the_path_meant() {
+    for (path, meant) in [
+        ("/collections/acme%2Fwidgets", "/collections/acme/widgets"),
+        ("/collections?name=books", "/collections"),
+        ("/collections/books#top", "/collections/books"),
+    ] {
+        let out = spec_cli("specs/docstore.yaml", &["--agent", "cat", path])
+            .output()
+            .unwrap();
+        assert_eq!(code(&out), 2, "{path}: {out:?}");
+        let error = error_json(&out);
+        assert_eq!(error["error"], "INVALID_ARGUMENT");
+        assert_eq!(error["details"]["input"], path);
+        assert_eq!(error["details"]["corrected_input"], meant);
+        assert!(error["suggestion"].as_str().unwrap().contains(meant));
+    }
+}
+
+#[test]
+fn declared_secrets_are_scrubbed_from_successful_output_too() {
+    let secret = "s3cr3t-t0ken";
+    // One object.
+    let out = demo(&["--agent", "item", "get", "14"])
+        .env("DEMO_TOKEN", secret)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{out:?}");
+    let value: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        value["url"],
+        "https://api.example/items/14?token=[REDACTED]"
+    );
+    // A stream, to a pipe and to a file.
+    let out = demo(&["--agent", "item", "page"])
+        .env("DEMO_TOKEN", secret)
+        .output()
+        .unwrap();
+    let items = ndjson(&out);
+    assert_eq!(items.len(), 10);
+    assert!(!stdout(&out).contains(secret));
+    assert_eq!(
+        items[0]["via"],
+        "https://api.example/items?token=[REDACTED]"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("out.ndjson");
+    demo(&["--agent", "item", "page"])
+        .env("DEMO_TOKEN", secret)
+        .stdout(std::fs::File::create(&file).unwrap())
+        .output()
+        .unwrap();
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(written.lines().count(), 10);
+    assert!(!written.contains(secret) && written.contains("[REDACTED]"));
+}
+
+#[test]
+fn sync_of_a_tree_that_lists_below_its_templates_fails_at_once() {
+    // pas-spec-cli's resources list a directory `one` inside every directory: a tree without
+    // end. Resource templates bound a spec'd tree's depth, so the walk fails at the first
+    // directory no template has, promptly, naming it (a deeper or wider walk: SYMLINK_LOOP,
+    // see the unit tests of `resources::sync`).
+    let dir = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let out = spec_cli(
+        "specs/docstore.yaml",
+        &[
+            "--agent",
+            "sync",
+            "/collections/books",
+            &dir.path().display().to_string(),
+        ],
+    )
+    .output()
+    .unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(code(&out), 2, "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let error: Value = serde_json::from_str(stderr.lines().last().unwrap()).unwrap();
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("/collections/books/one"),
+        "{stderr}"
+    );
+}
+
+/// The pids of live processes whose command line holds `tag` (the demo's helpers).
+fn processes_tagged(tag: &str) -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            String::from_utf8_lossy(&cmdline).contains(tag) && !state.contains(") Z ")
+        })
+        .collect()
+}
+
+/// A sleep duration no other process uses: the marker the test finds its helpers by.
+fn unique_tag() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    format!("{}.{:09}", 3000 + std::process::id() % 1000, nanos)
+}
+
+#[test]
+fn child_process_groups_end_with_the_call() {
+    // A forgotten child: the call's normal end kills its group.
+    let tag = unique_tag();
+    let out = demo(&["--agent", "spawn", "--tag", &tag, "--seconds", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{out:?}");
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        processes_tagged(&tag).is_empty(),
+        "helpers outlived the call"
+    );
+
+    // A call ended by SIGTERM while its child runs: the group ends too.
+    let tag = unique_tag();
+    let child = demo(&["--agent", "spawn", "--tag", &tag, "--seconds", "30"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    // The demo itself (its argv holds the tag), the shell and its two sleeps.
+    while processes_tagged(&tag).len() < 4 && started.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(processes_tagged(&tag).len(), 4, "the helpers started");
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(143));
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        processes_tagged(&tag).is_empty(),
+        "helpers outlived the call"
+    );
+}
