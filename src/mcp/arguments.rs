@@ -52,10 +52,18 @@ pub(crate) fn argv(
             }
         }
     }
-    for switch in ["force", "dry-run"] {
-        let declared = own(switch) || registry.global_flags.iter().any(|p| p.name == switch);
-        if !declared && arguments.get(switch) == Some(&Value::Bool(true)) && has_long(switch) {
-            argv.push(format!("--{switch}").into());
+    // The runtime's flags on this command, as the MCP export lists them (`dry-run`, the
+    // confirm flag `force` or robot's `yes`, robot's `session` and `resume`).
+    for flag in pas_spec::faces::command_switches(registry, command) {
+        let name = flag.long;
+        let declared = own(name) || registry.global_flags.iter().any(|p| p.name == name);
+        if declared || !has_long(name) {
+            continue;
+        }
+        match (flag.value, arguments.get(name)) {
+            (None, Some(Value::Bool(true))) => argv.push(format!("--{name}").into()),
+            (Some(_), Some(Value::String(value))) => argv.push(format!("--{name}={value}").into()),
+            _ => {}
         }
     }
     if !positionals.is_empty() {
