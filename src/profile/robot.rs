@@ -222,7 +222,17 @@ impl RobotProfile {
         }
         if let Value::Object(map) = &mut value {
             if let Some(gates) = gates {
-                map.insert("safety_gates".into(), gates);
+                // Where the spec keeps them (`gatesAt: plan`: data.plan.safety_gates, robot
+                // 5.2), else at data's top.
+                let at = self.registry.robot.as_ref().and_then(|r| r.gates_at.as_ref());
+                match at.and_then(|field| map.get_mut(field)) {
+                    Some(Value::Object(inner)) => {
+                        inner.insert("safety_gates".into(), gates);
+                    }
+                    _ => {
+                        map.insert("safety_gates".into(), gates);
+                    }
+                }
             }
             if let Some(prose) = prose {
                 map.insert("prose_summary".into(), Value::from(prose));
