@@ -163,8 +163,9 @@ pub(crate) fn output_text(registry: &Registry, kind: OutputKind) -> &'static str
         return match kind {
             OutputKind::Object => "One envelope on stdout; data is one JSON object.",
             OutputKind::List => {
-                "One envelope on stdout; data is the JSON array of items (--fields and --compact \
-                 select). On failure the envelope is the error (status:error), never half a list."
+                "One envelope on stdout; data is the JSON array of items, streamed (--fields and \
+                 --compact select). A failure half-way ends the same envelope with status:error \
+                 and error; data keeps the whole items written before it."
             }
             OutputKind::Document => "One envelope on stdout; data is a Markdown string.",
             OutputKind::Events => {
