@@ -15,7 +15,11 @@ fn run(args: &[&str]) -> (Output, Value) {
         .output()
         .expect("robot_runtime runs");
     let stdout = String::from_utf8(output.stdout.clone()).expect("UTF-8");
-    assert_eq!(stdout.lines().count(), 1, "one envelope, one line: {stdout}");
+    assert_eq!(
+        stdout.lines().count(),
+        1,
+        "one envelope, one line: {stdout}"
+    );
     let value = serde_json::from_str(&stdout).expect("stdout is one JSON value");
     (output, value)
 }
@@ -38,7 +42,10 @@ fn a_streamed_list_is_one_complete_envelope() {
     for field in ["schema_version", "generated_at", "host_id", "command"] {
         assert!(value[field].is_string(), "{field}: {value}");
     }
-    assert!(value["duration_ms"].is_u64() && value["warnings"].is_array(), "{value}");
+    assert!(
+        value["duration_ms"].is_u64() && value["warnings"].is_array(),
+        "{value}"
+    );
 }
 
 #[test]
@@ -58,7 +65,11 @@ fn a_list_failing_half_way_ends_its_envelope_as_an_error() {
     assert_eq!(value["status"], "error");
     assert_eq!(value["error"]["code"], "ERR_INTERNAL");
     assert!(value["error"]["message"].is_string() && value["error"]["recoverable"].is_boolean());
-    assert_eq!(ids(&value), [0, 1, 2], "the whole items written before the failure");
+    assert_eq!(
+        ids(&value),
+        [0, 1, 2],
+        "the whole items written before the failure"
+    );
     assert!(value["duration_ms"].is_u64() && value["warnings"].is_array());
 }
 

@@ -401,7 +401,10 @@ impl Surface {
         if !self.session_flags || registry.sessions().is_none() {
             return flags;
         }
-        if matches!(command.session, Some(SessionUse::Continue | SessionUse::Read)) {
+        if matches!(
+            command.session,
+            Some(SessionUse::Continue | SessionUse::Read)
+        ) {
             flags.push(CommandFlag {
                 long: "session",
                 value: Some("ID"),

@@ -378,6 +378,14 @@ fn pt_agent_faces_show_the_seed_exit_table_and_the_robot_surface() {
     for name in ["yes", "session", "resume"] {
         assert!(schema["properties"][name].is_object(), "{name}");
     }
-    assert!(schema["required"].as_array().unwrap().contains(&"session".into()));
-    assert!(!help.contains("without --agent"), "robot output is the envelope always");
+    assert!(
+        schema["required"]
+            .as_array()
+            .unwrap()
+            .contains(&"session".into())
+    );
+    assert!(
+        !help.contains("without --agent"),
+        "robot output is the envelope always"
+    );
 }

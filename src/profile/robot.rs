@@ -292,7 +292,11 @@ impl RobotProfile {
             if let Some(gates) = gates {
                 // Where the spec keeps them (`gatesAt: plan`: data.plan.safety_gates, robot
                 // 5.2), else at data's top.
-                let at = self.registry.robot.as_ref().and_then(|r| r.gates_at.as_ref());
+                let at = self
+                    .registry
+                    .robot
+                    .as_ref()
+                    .and_then(|r| r.gates_at.as_ref());
                 match at.and_then(|field| map.get_mut(field)) {
                     Some(Value::Object(inner)) => {
                         inner.insert("safety_gates".into(), gates);
@@ -396,12 +400,7 @@ impl Profile for RobotProfile {
         sinks.stdout.write(&head)
     }
 
-    fn stream_item(
-        &mut self,
-        sinks: &mut Sinks,
-        _kind: StreamKind,
-        item: &[u8],
-    ) -> io::Result<()> {
+    fn stream_item(&mut self, sinks: &mut Sinks, _kind: StreamKind, item: &[u8]) -> io::Result<()> {
         if self.streaming {
             return self.write_item(sinks, item);
         }

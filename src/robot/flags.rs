@@ -142,14 +142,7 @@ pub(crate) fn augment(mut cmd: clap::Command, registry: &Registry) -> clap::Comm
         return cmd;
     }
     cmd = cmd
-        .arg(
-            switch(
-                COMPACT_ID,
-                "compact",
-                meaning("compact"),
-            )
-            .global(true),
-        )
+        .arg(switch(COMPACT_ID, "compact", meaning("compact")).global(true))
         .arg(
             Arg::new(FIELDS_ID)
                 .long("fields")
@@ -167,14 +160,7 @@ pub(crate) fn augment(mut cmd: clap::Command, registry: &Registry) -> clap::Comm
                 .action(ArgAction::Set)
                 .help(meaning("format")),
         )
-        .arg(
-            switch(
-                INCLUDE_PROSE_ID,
-                "include-prose",
-                meaning("include-prose"),
-            )
-            .global(true),
-        )
+        .arg(switch(INCLUDE_PROSE_ID, "include-prose", meaning("include-prose")).global(true))
         .arg(
             Arg::new(PROSE_STYLE_ID)
                 .long("prose-style")

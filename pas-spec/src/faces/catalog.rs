@@ -96,19 +96,13 @@ pub fn catalog(registry: &Registry) -> Catalog {
     let mut global_flags: Vec<Param> = registry.global_flags.iter().map(param).collect();
     // The profile's machine-output switches (`--agent` or `--toon`): the binary has exactly these.
     let surface = crate::surface::of(registry.profile);
-    global_flags.extend(
-        surface
-            .flags
-            .iter()
-            .filter(|f| f.machine_output)
-            .map(|f| {
-                let mut entry = switch(f.long, f.meaning);
-                if f.value.is_some() {
-                    entry.ty = ParamType::String.as_str();
-                }
-                entry
-            }),
-    );
+    global_flags.extend(surface.flags.iter().filter(|f| f.machine_output).map(|f| {
+        let mut entry = switch(f.long, f.meaning);
+        if f.value.is_some() {
+            entry.ty = ParamType::String.as_str();
+        }
+        entry
+    }));
     Catalog {
         tool: registry.name.clone(),
         version: registry.version.clone(),

@@ -358,12 +358,10 @@ fn command_doc(registry: &Registry, command: &Command) -> CommandDoc {
             facts: param_facts(p),
         })
         .collect();
-    parameters.extend(
-        command_switches(registry, command).iter().map(|flag| {
-            let (signature, facts) = super::words::command_flag_row(flag);
-            Row { signature, facts }
-        }),
-    );
+    parameters.extend(command_switches(registry, command).iter().map(|flag| {
+        let (signature, facts) = super::words::command_flag_row(flag);
+        Row { signature, facts }
+    }));
     CommandDoc {
         name: command.name.clone(),
         words: path.join(" "),

@@ -236,7 +236,11 @@ pub(crate) fn exit_code_rows(registry: &Registry, only: Option<&[&str]>) -> Vec<
             }
             seen.push(role);
             let (name, exit) = registry.role_code(role);
-            rows.push((u16::from(exit), 0, format!("{} ({name})", role_meaning(role))));
+            rows.push((
+                u16::from(exit),
+                0,
+                format!("{} ({name})", role_meaning(role)),
+            ));
         }
     }
     for builtin in codes::BUILTINS
