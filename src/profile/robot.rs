@@ -51,6 +51,10 @@ pub(crate) struct RobotProfile {
     /// A list streams into an envelope whose head (and `"data":[`) is on stdout: its end (or
     /// the error) closes it.
     streaming: bool,
+    /// The `--fields`/`--compact` filter of a streamed list's items (read once at its start).
+    item_filter: Option<(Option<Vec<String>>, Vec<String>)>,
+    /// A batch of items, joined, before it is written (reused).
+    batch: Vec<u8>,
     /// An envelope is on stdout already: anything after it goes to stderr only.
     written: bool,
 }
@@ -80,6 +84,8 @@ impl RobotProfile {
             items: Vec::new(),
             count: 0,
             streaming: false,
+            item_filter: None,
+            batch: Vec::new(),
             written: false,
         }
     }
@@ -197,23 +203,11 @@ impl RobotProfile {
             sinks.stdout.write(b",")?;
         }
         self.count += 1;
-        let filter = {
-            let call = self.state.lock();
-            let options = &call.options;
-            (options.fields.is_some() || options.compact).then(|| {
-                let omit = if options.compact {
-                    options.compact_omit.clone()
-                } else {
-                    Vec::new()
-                };
-                (options.fields.clone(), omit)
-            })
-        };
-        match filter {
+        match &self.item_filter {
             None => sinks.stdout.write(item),
             Some((fields, omit)) => {
                 let mut value: Value = serde_json::from_slice(item).map_err(io::Error::other)?;
-                prepare::filter_item(&mut value, fields.as_deref(), &omit);
+                prepare::filter_item(&mut value, fields.as_deref(), omit);
                 let bytes = serde_json::to_vec(&value).map_err(io::Error::other)?;
                 sinks.stdout.write(&bytes)
             }
@@ -395,6 +389,18 @@ impl Profile for RobotProfile {
         let mut head = serde_json::to_vec(&self.head_start()).map_err(io::Error::other)?;
         head.pop();
         head.extend_from_slice(b",\"data\":[");
+        self.item_filter = {
+            let call = self.state.lock();
+            let options = &call.options;
+            (options.fields.is_some() || options.compact).then(|| {
+                let omit = if options.compact {
+                    options.compact_omit.clone()
+                } else {
+                    Vec::new()
+                };
+                (options.fields.clone(), omit)
+            })
+        };
         self.streaming = true;
         self.written = true;
         sinks.stdout.write(&head)
@@ -424,6 +430,21 @@ impl Profile for RobotProfile {
         lines: &[u8],
     ) -> io::Result<()> {
         // Whole lines of compact JSON, which never holds a raw newline: each ends one item.
+        if self.streaming && self.item_filter.is_none() {
+            // The batch as is, each newline a comma: one write.
+            let mut batch = std::mem::take(&mut self.batch);
+            batch.clear();
+            for item in lines.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+                if self.count > 0 {
+                    batch.push(b',');
+                }
+                self.count += 1;
+                batch.extend_from_slice(item);
+            }
+            let written = sinks.stdout.write(&batch);
+            self.batch = batch;
+            return written;
+        }
         for item in lines.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
             self.stream_item(sinks, kind, item)?;
         }
