@@ -150,11 +150,11 @@ pub(crate) fn command_word(registry: &pas_spec::Registry, argv: &[OsString]) -> 
         });
         let takes_value = match global {
             Some(param) => param.ty != pas_spec::ParamType::Boolean,
-            None if name
-                .strip_prefix("--")
-                .is_some_and(|long| surface.has_flag(long)) =>
+            // The profile's own flags, switches or valued (robot's `--fields a,b`).
+            None if let Some(flag) =
+                name.strip_prefix("--").and_then(|long| surface.flag(long)) =>
             {
-                false
+                flag.value.is_some()
             }
             // Not a global flag: whatever follows belongs to clap's judgement.
             None => return None,

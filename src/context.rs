@@ -187,7 +187,8 @@ impl Context {
     }
 
     /// Reports a safety gate's result (`details` are merged into its entry in
-    /// `data.safety_gates`). A failing gate whose spec says `onFail: block` returns the
+    /// `data.safety_gates`, or `data.<gatesAt>.safety_gates` where the spec says so). A failing
+    /// gate whose spec says `onFail: block` returns the
     /// blocked error (with `details.gate`): return it with `?`.
     pub fn gate(&self, name: &str, passed: bool, details: serde_json::Value) -> Result<(), Error> {
         match self.robot() {

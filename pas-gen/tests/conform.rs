@@ -247,6 +247,8 @@ const ROBOT: Contract = Contract {
         "robot.sessions",
         "robot.fields",
         "robot.compact",
+        "robot.gates",
+        "robot.resume",
         "robot.confirm",
     ],
     faults: &[
@@ -261,6 +263,10 @@ const ROBOT: Contract = Contract {
         ("sessions_no_total", &["robot.sessions"]),
         ("fields_ignored", &["robot.fields"]),
         ("compact_ignored", &["robot.compact"]),
+        ("gates_all_passed_wrong", &["robot.gates"]),
+        ("gate_undeclared", &["robot.gates"]),
+        ("state_undeclared", &["robot.resume"]),
+        ("resume_ignored", &["robot.resume"]),
         // robot confirms a destructive command with --yes: safety.force catches it too.
         ("delete_without_yes", &["robot.confirm", "safety.force"]),
         ("no_recoverable", &["robot.error"]),

@@ -133,6 +133,11 @@ pub struct RobotSettings {
     /// The safety gates handlers report on.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gates: Vec<Gate>,
+    /// The object field of a command's `data` that holds `safety_gates` (the seed's plan keeps
+    /// them at `data.plan.safety_gates`, robot 5.2); `data` itself when absent, or when the
+    /// command's data has no such object (an apply's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gates_at: Option<String>,
     /// The tool's limits, shown by `capabilities` (e.g. `max_kills_per_run: 5`).
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     #[schemars(with = "Map<String, Value>")]

@@ -9,7 +9,7 @@
 //! (e.g. `mcp`, `sessions`, `capabilities`), add one row to [`BUILTIN_WORDS`]: the validator
 //! reserves it, the runtime routes it, and agent help lists it.
 
-use crate::{Profile, Registry};
+use crate::{Command, Effect, Profile, Registry};
 
 /// A flag the runtime gives every command of a tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +50,7 @@ pub struct BuiltinWord {
 
 const ALL: &[Profile] = &[Profile::Pas, Profile::Compose, Profile::Robot];
 const COMPOSE_ONLY: &[Profile] = &[Profile::Compose];
+const ROBOT_ONLY: &[Profile] = &[Profile::Robot];
 
 /// Every built-in word, in the order agent help lists them. One list: later built-ins (`mcp`,
 /// `sessions`, `capabilities`) are one row each.
@@ -85,6 +86,18 @@ pub const BUILTIN_WORDS: &[BuiltinWord] = &[
         profiles: ALL,
     },
     BuiltinWord {
+        word: SESSIONS_WORD,
+        args: "[--session ID]",
+        meaning: "The stored sessions (total, resumable_count), or one in detail with --session ID.",
+        profiles: ROBOT_ONLY,
+    },
+    BuiltinWord {
+        word: CAPABILITIES_WORD,
+        args: "[--check-action NAME]",
+        meaning: "What the tool can do here: OS, privileges, storage, limits, probes and actions.",
+        profiles: ROBOT_ONLY,
+    },
+    BuiltinWord {
         word: "health",
         args: "",
         meaning: "Whether the tool can work now: ready, degraded or blocked, with fixes.",
@@ -113,6 +126,13 @@ pub fn reserved_words() -> impl Iterator<Item = &'static str> {
 /// The built-in word that serves MCP (`TOOL mcp`).
 pub const MCP_WORD: &str = "mcp";
 
+/// The robot built-in that lists the stored sessions (robot 5.7); a tool has it when its spec
+/// declares sessions.
+pub const SESSIONS_WORD: &str = "sessions";
+
+/// The robot built-in that reports what the tool can do here (robot 5.8).
+pub const CAPABILITIES_WORD: &str = "capabilities";
+
 /// How a list command's output looks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ListShape {
@@ -120,6 +140,9 @@ pub enum ListShape {
     Ndjson,
     /// One envelope whose `data` is the array of items.
     EnvelopeArray,
+    /// One robot envelope (robot 3.1) whose `data` is the array of items, or holds it at the
+    /// command's `listField`; no `meta`.
+    RobotEnvelope,
 }
 
 /// Where a failure goes and which exit code it ends with.
@@ -129,6 +152,9 @@ pub enum ErrorChannel {
     StderrTable,
     /// One `{ok:false,error:{code,...}}` envelope on stdout; exit 1, or 2 for a blocking code.
     Envelope,
+    /// One robot envelope with `status: error` on stdout; exit with the spec's named table
+    /// (runtime errors take the code of their role, robot 11).
+    RobotEnvelope,
 }
 
 /// One profile's built-in surface.
@@ -148,6 +174,12 @@ pub struct Surface {
     pub errors: ErrorChannel,
     /// The flag that confirms a destructive command (the runtime refuses it without).
     pub confirm_flag: &'static str,
+    /// A command the spec marks `confirm` needs [`Surface::confirm_flag`] too, destructive or
+    /// not (robot 6.4).
+    pub confirm_marked: bool,
+    /// A command that continues or reads a session takes `--session <ID>`, and one that
+    /// continues it `--resume` (robot 7).
+    pub session_flags: bool,
     /// The error constant of a destructive command run without [`Surface::confirm_flag`].
     pub confirm_error: &'static str,
     /// The runtime's anti-pattern that applies to every tool of the profile, if any:
@@ -191,6 +223,45 @@ const VERSION: RuntimeFlag = RuntimeFlag {
     machine_output: false,
 };
 
+const ROBOT_AGENT: RuntimeFlag = RuntimeFlag {
+    long: "agent",
+    value: None,
+    meaning: "Agent help: --help prints the short contract. Output is the envelope with or \
+              without it. Same as PAS_AGENT=1.",
+    machine_output: true,
+};
+const COMPACT: RuntimeFlag = RuntimeFlag {
+    long: "compact",
+    value: None,
+    meaning: "Drop the fields the spec marks optional for compact output (robot 8.1).",
+    machine_output: true,
+};
+const FIELDS: RuntimeFlag = RuntimeFlag {
+    long: "fields",
+    value: Some("a,b,..."),
+    meaning: "Keep only these fields of the items of the command's principal list; an unknown \
+              field is an argument error naming the known ones (robot 8.2).",
+    machine_output: true,
+};
+const ROBOT_FORMAT: RuntimeFlag = RuntimeFlag {
+    long: "format",
+    value: Some("json|md"),
+    meaning: "json: the envelope (the default); md: the same envelope as Markdown for a person.",
+    machine_output: true,
+};
+const INCLUDE_PROSE: RuntimeFlag = RuntimeFlag {
+    long: "include-prose",
+    value: None,
+    meaning: "Add the handler's prose summary at data.prose_summary (robot 8.3).",
+    machine_output: true,
+};
+const PROSE_STYLE: RuntimeFlag = RuntimeFlag {
+    long: "prose-style",
+    value: Some("terse|conversational|formal|technical"),
+    meaning: "The prose summary's voice, with --include-prose (default terse).",
+    machine_output: true,
+};
+
 /// The `pas` profile (PAS levels 1 to 4).
 pub const PAS: Surface = Surface {
     profile: Profile::Pas,
@@ -200,6 +271,8 @@ pub const PAS: Surface = Surface {
     list_shape: ListShape::Ndjson,
     errors: ErrorChannel::StderrTable,
     confirm_flag: "force",
+    confirm_marked: false,
+    session_flags: false,
     confirm_error: FORCE_REQUIRED,
     anti_pattern: Some((
         "... without --agent",
@@ -218,19 +291,54 @@ pub const COMPOSE: Surface = Surface {
     list_shape: ListShape::EnvelopeArray,
     errors: ErrorChannel::Envelope,
     confirm_flag: "force",
+    confirm_marked: false,
+    session_flags: false,
     confirm_error: FORCE_REQUIRED,
     anti_pattern: None,
 };
 
-/// The `robot` profile: the `pas` row's flags (the robot flags `--compact`, `--fields`,
-/// `--format json|md` and `--include-prose` are the robot runtime's own, see `src/robot/flags.rs`)
-/// and its confirmation: a destructive command acts only with `--yes` (robot 6.4), refused with
-/// the spec's `confirmation` role code (see [`Surface::confirm_error_in`]).
+/// The `robot` profile: one envelope on stdout for every call, success or error (robot 3),
+/// with or without `--agent` (which asks for agent help); the token controls `--compact`,
+/// `--fields`, `--format json|md`, `--include-prose` and `--prose-style` (robot 8); sessions
+/// (`--session`, `--resume`, the `sessions` built-in) and `capabilities`; and its confirmation:
+/// a destructive command, or one marked `confirm`, acts only with `--yes` (robot 6.4), refused
+/// with the spec's `confirmation` role code (see [`Surface::confirm_error_in`]).
 pub const ROBOT: Surface = Surface {
     profile: Profile::Robot,
+    machine_switch: Some("--agent"),
+    flags: &[
+        ROBOT_AGENT,
+        AUDIT_LOG,
+        CONFIG,
+        VERSION,
+        COMPACT,
+        FIELDS,
+        ROBOT_FORMAT,
+        INCLUDE_PROSE,
+        PROSE_STYLE,
+    ],
+    list_format_flag: false,
+    list_shape: ListShape::RobotEnvelope,
+    errors: ErrorChannel::RobotEnvelope,
     confirm_flag: "yes",
-    ..PAS
+    confirm_marked: true,
+    session_flags: true,
+    confirm_error: FORCE_REQUIRED,
+    anti_pattern: None,
 };
+
+/// A flag the runtime adds to one command (where it applies), as every face lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandFlag {
+    /// The long name, without `--`.
+    pub long: &'static str,
+    /// The value's placeholder (`ID`), or `None` for a switch.
+    pub value: Option<&'static str>,
+    /// What it does, for this command.
+    pub meaning: String,
+    /// The command refuses to run without it (`--session` where the command needs a session).
+    pub required: bool,
+}
 
 /// The surface of a profile.
 pub fn of(profile: Profile) -> &'static Surface {
@@ -273,6 +381,60 @@ impl Surface {
             .map_or(ExitRole::Confirmation.fallback().0, |c| c.name.as_str())
     }
 
+    /// Whether `command` acts only with [`Surface::confirm_flag`]: a destructive command, or in
+    /// robot one the spec marks `confirm`. The runtime, the faces, the validator and the
+    /// scaffold's calls all ask this.
+    pub fn needs_confirm(&self, command: &Command) -> bool {
+        command.effect == Effect::Destructive || (self.confirm_marked && command.confirm)
+    }
+
+    /// `--confirm_flag` (`--force`, `--yes`).
+    pub fn confirm_long(&self) -> String {
+        format!("--{}", self.confirm_flag)
+    }
+
+    /// The session flags the runtime gives `command`: `--session <ID>` when it continues or
+    /// reads a session, `--resume` when it continues one (robot 7).
+    pub fn session_flags_of(&self, registry: &Registry, command: &Command) -> Vec<CommandFlag> {
+        use crate::robot::SessionUse;
+        let mut flags = Vec::new();
+        if !self.session_flags || registry.sessions().is_none() {
+            return flags;
+        }
+        if matches!(
+            command.session,
+            Some(SessionUse::Continue | SessionUse::Read)
+        ) {
+            flags.push(CommandFlag {
+                long: "session",
+                value: Some("ID"),
+                meaning: format!(
+                    "Required. The session to {} (`{} sessions` lists them); an unknown or \
+                     expired one is {}.",
+                    if command.session == Some(SessionUse::Read) {
+                        "read"
+                    } else {
+                        "continue"
+                    },
+                    registry.name,
+                    registry.role_code(crate::robot::ExitRole::Session).0
+                ),
+                required: true,
+            });
+        }
+        if command.session == Some(SessionUse::Continue) {
+            flags.push(CommandFlag {
+                long: "resume",
+                value: None,
+                meaning: "Resume an interrupted session: completed actions are not redone, and \
+                          the envelope carries resumed and resume_context."
+                    .to_owned(),
+                required: false,
+            });
+        }
+        flags
+    }
+
     /// The built-in words of this profile.
     pub fn builtin_words(&self) -> impl Iterator<Item = &'static BuiltinWord> + '_ {
         BUILTIN_WORDS
@@ -285,7 +447,17 @@ impl Surface {
         &'a self,
         registry: &'a Registry,
     ) -> impl Iterator<Item = &'static BuiltinWord> + 'a {
-        self.builtin_words().filter(|b| {
+        // robot's built-ins are subcommands: a one-command tool keeps its root positionals,
+        // and `sessions` exists where the spec declares sessions.
+        let root_command = registry.commands.iter().any(|c| c.argv_path().is_empty());
+        self.builtin_words().filter(move |b| {
+            let robot_word = b.word == SESSIONS_WORD || b.word == CAPABILITIES_WORD;
+            if robot_word && root_command {
+                return false;
+            }
+            if b.word == SESSIONS_WORD && registry.sessions().is_none() {
+                return false;
+            }
             !registry
                 .commands
                 .iter()
@@ -320,10 +492,15 @@ impl Surface {
         self.flags.iter().any(|f| f.long == long)
     }
 
+    /// The flag of every command with this long name (without `--`), if the profile has it.
+    pub fn flag(&self, long: &str) -> Option<&'static RuntimeFlag> {
+        self.flags.iter().find(|f| f.long == long)
+    }
+
     /// The exit status an error constant ends with in this profile.
     pub fn exit_of(&self, registry: &Registry, name: &str) -> u8 {
         // robot: the spec's table, then the role a runtime constant takes (robot 11).
-        if self.profile == Profile::Robot {
+        if self.errors == ErrorChannel::RobotEnvelope {
             if let Some(code) = registry.exit_codes.iter().find(|c| c.name == name) {
                 return u8::try_from(code.code).unwrap_or(1);
             }
@@ -332,6 +509,7 @@ impl Surface {
         }
         match self.errors {
             ErrorChannel::StderrTable => crate::builtin_codes::exit_code(registry, name),
+            ErrorChannel::RobotEnvelope => unreachable!("answered above"),
             ErrorChannel::Envelope => {
                 let blocking = name == crate::builtin_codes::CONFIG_INVALID
                     || crate::declare::DECLARED_CODES
@@ -371,7 +549,43 @@ mod tests {
 
     #[test]
     fn machine_flags_of_every_profile() {
-        assert_eq!(all_machine_flags(), ["agent", "format", "toon"]);
+        assert_eq!(
+            all_machine_flags(),
+            [
+                "agent",
+                "format",
+                "toon",
+                "compact",
+                "fields",
+                "include-prose",
+                "prose-style"
+            ]
+        );
+    }
+
+    /// robot's own flags and words are rows of the one table every face and the validator read.
+    #[test]
+    fn robot_row_has_its_flags_words_and_confirm_rule() {
+        for long in [
+            "agent",
+            "compact",
+            "fields",
+            "format",
+            "include-prose",
+            "prose-style",
+        ] {
+            assert!(ROBOT.has_flag(long), "{long}");
+        }
+        for long in ["compact", "fields", "include-prose", "prose-style"] {
+            assert!(!PAS.has_flag(long) && !COMPOSE.has_flag(long), "{long}");
+        }
+        assert_eq!(ROBOT.flag("format").and_then(|f| f.value), Some("json|md"));
+        const { assert!(!ROBOT.list_format_flag && ROBOT.confirm_marked && ROBOT.session_flags) };
+        let words: Vec<&str> = ROBOT.builtin_words().map(|b| b.word).collect();
+        assert!(words.contains(&"sessions") && words.contains(&"capabilities"));
+        let pas: Vec<&str> = PAS.builtin_words().map(|b| b.word).collect();
+        assert!(!pas.contains(&"sessions") && !pas.contains(&"capabilities"));
+        assert_eq!((ROBOT.confirm_flag, PAS.confirm_flag), ("yes", "force"));
     }
 
     #[test]

@@ -376,3 +376,105 @@ fn mcp_export_carries_the_tool_version_and_a_schema_hash() {
         "a changed schema changes the digest"
     );
 }
+
+/// The seed's section 11 table (robot-agent-cli-contract.md), code and constant, in order.
+const SEED_EXIT_TABLE: [(u16, &str); 17] = [
+    (0, "OK_CLEAN"),
+    (1, "OK_CANDIDATES"),
+    (2, "OK_APPLIED"),
+    (3, "ERR_PARTIAL"),
+    (4, "ERR_BLOCKED"),
+    (5, "ERR_GOAL_UNREACHABLE"),
+    (6, "ERR_INTERRUPTED"),
+    (10, "ERR_ARGS"),
+    (11, "ERR_CAPABILITY"),
+    (12, "ERR_PERMISSION"),
+    (13, "ERR_VERSION"),
+    (14, "ERR_LOCK"),
+    (15, "ERR_SESSION"),
+    (16, "ERR_IDENTITY"),
+    (20, "ERR_INTERNAL"),
+    (21, "ERR_IO"),
+    (22, "ERR_TIMEOUT"),
+];
+
+/// `specs/pt-agent.yaml`'s agent help and `.llm` show the seed's exit table exactly: each row
+/// once, in order, and no other (a runtime error is reported under its role's constant), and
+/// every face shows the robot flags and built-in words from the surface table.
+#[test]
+fn pt_agent_faces_show_the_seed_exit_table_and_the_robot_surface() {
+    let (_, registry) = load(&repo().join("specs/pt-agent.yaml"));
+    let help = agent_help::render_tool(&registry);
+    let rows: Vec<(u16, String)> = help
+        .split("ERROR CODES:\n")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| {
+            let (code, rest) = l.trim().split_once(' ')?;
+            let name = rest.rsplit_once('(')?.1.split([',', ')']).next()?;
+            Some((code.parse().ok()?, name.to_owned()))
+        })
+        .collect();
+    let expected: Vec<(u16, String)> = SEED_EXIT_TABLE
+        .iter()
+        .map(|(c, n)| (*c, (*n).to_owned()))
+        .collect();
+    assert_eq!(rows, expected, "{help}");
+    let document = llm::render(&registry);
+    let llm_rows: Vec<(u16, String)> = document
+        .split("## Error codes\n\n")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .take_while(|l| l.starts_with("- "))
+        .filter_map(|l| {
+            let (code, rest) = l.strip_prefix("- ")?.split_once(": ")?;
+            let name = rest.rsplit_once('(')?.1.split([',', ')']).next()?;
+            Some((code.parse().ok()?, name.to_owned()))
+        })
+        .collect();
+    assert_eq!(llm_rows, expected, "{document}");
+    let apply = agent_help::render(&registry, &["apply".to_owned()]).unwrap();
+    let catalog = pas_spec::faces::catalog::to_json(&registry);
+    let tools = mcp::render(&registry);
+    for flag in [
+        "--compact",
+        "--fields",
+        "--format <json|md>",
+        "--include-prose",
+        "--prose-style",
+    ] {
+        assert!(help.contains(flag) && document.contains(flag), "{flag}");
+        let name = flag.trim_start_matches('-').split(' ').next().unwrap();
+        assert!(catalog.contains(&format!("\"name\":\"{name}\"")), "{name}");
+    }
+    for flag in ["--session <ID>", "--resume", "--yes"] {
+        assert!(apply.contains(flag) && document.contains(flag), "{flag}");
+    }
+    for word in ["pt-agent sessions", "pt-agent capabilities"] {
+        assert!(help.contains(word) && document.contains(word), "{word}");
+    }
+    let listed: Value = serde_json::from_str(&tools).unwrap();
+    let apply_tool = listed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "apply")
+        .unwrap();
+    let schema = &apply_tool["inputSchema"];
+    for name in ["yes", "session", "resume"] {
+        assert!(schema["properties"][name].is_object(), "{name}");
+    }
+    assert!(
+        schema["required"]
+            .as_array()
+            .unwrap()
+            .contains(&"session".into())
+    );
+    assert!(
+        !help.contains("without --agent"),
+        "robot output is the envelope always"
+    );
+}

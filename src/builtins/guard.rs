@@ -10,9 +10,10 @@
 //! wildcard, which its route checks (`resources/route.rs`).
 
 use clap::ArgMatches;
-use pas_spec::{Command, Effect, ParamKind, Profile, Registry};
+use pas_spec::surface::ErrorChannel;
+use pas_spec::{Command, ParamKind, Profile, Registry};
 
-use super::{DRY_RUN_ID, FORCE_ID};
+use super::DRY_RUN_ID;
 use crate::argv::AGENT_FLAG;
 use crate::clap_face::arg_id;
 use crate::error::Error;
@@ -33,21 +34,36 @@ pub(crate) fn check(
     leaf: &ArgMatches,
     agent: bool,
 ) -> Result<(), Error> {
-    // robot confirms a destructive command with `--yes`, checked with its other gates
-    // (`robot::prepare`), answered with the spec's confirmation code.
-    if command.effect != Effect::Destructive
-        || registry.profile == Profile::Robot
-        || switch(leaf, FORCE_ID)
+    // Which commands need it, and the flag, are the profile's surface table's (robot confirms
+    // with `--yes`, also what the spec marks `confirm`); the flag's clap id is its long name.
+    let surface = pas_spec::surface::of(registry.profile);
+    if !surface.needs_confirm(command)
+        || switch(leaf, surface.confirm_flag)
         || dry_run(command, leaf)
     {
         return Ok(());
+    }
+    if surface.errors == ErrorChannel::RobotEnvelope {
+        // robot 6.4: the spec's confirmation code, with what to run once reviewed.
+        let code = surface.confirm_error_in(registry).to_owned();
+        let flag = surface.confirm_long();
+        return Err(Error::new(
+            code,
+            format!("`{}` acts only when confirmed with {flag}", command.name),
+        )
+        .with_suggestion(format!(
+            "review what it will do, then run it again with {flag}: {} {} ... {flag}",
+            registry.name,
+            command.argv_path().join(" ")
+        ))
+        .with_details(serde_json::json!({ "requires_confirmation": true, "flag": flag })));
     }
     let mut words = vec![registry.name.clone()];
     if agent && registry.profile != Profile::Compose {
         words.push(AGENT_FLAG.to_owned());
     }
     words.extend(command.argv_path());
-    words.push("--force".to_owned());
+    words.push(surface.confirm_long());
     // The positional values as given, so the hint is the call to make (other flags are left
     // out); after `--` when one looks like a flag, so the hint parses as it reads.
     let mut values = Vec::new();

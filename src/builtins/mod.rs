@@ -23,8 +23,6 @@ use crate::reply::Reply;
 
 /// The clap id of the runtime's `--dry-run` (clap derive's id for a `dry_run` field too).
 pub(crate) const DRY_RUN_ID: &str = "dry_run";
-/// The clap id of the runtime's `--force`.
-pub(crate) const FORCE_ID: &str = "force";
 const TOON_ID: &str = "pas_toon";
 
 /// A built-in command argv selected.
@@ -68,10 +66,12 @@ pub(crate) fn augment(
     let declared = registry.commands.iter();
     for command in declared.chain(verbs.iter().map(|v| &**v)) {
         let dry_run = command.dry_run;
-        // The profile's confirm flag on every destructive command, in every profile: the faces
-        // list it (`pas_spec::faces::command_switches`), so the binary must take it.
-        // robot confirms with `--yes` instead (added by `robot::flags::augment`).
-        let force = command.effect == Effect::Destructive && registry.profile != Profile::Robot;
+        // The profile's confirm flag (`--force`, robot's `--yes`) on every command that needs
+        // it (`Surface::needs_confirm`): the faces list it (`pas_spec::faces::command_switches`),
+        // so the binary must take it. Its clap id is its long name, which handlers may read.
+        let surface = pas_spec::surface::of(registry.profile);
+        let confirm = surface.confirm_flag;
+        let force = surface.needs_confirm(command);
         if !dry_run && !force {
             continue;
         }
@@ -83,12 +83,13 @@ pub(crate) fn augment(
                     "Validate and report what would change, changing nothing",
                 ));
             }
-            if force && !has_long(&sub, "force") {
-                sub = sub.arg(switch(
-                    FORCE_ID,
-                    "force",
-                    "Confirm this destructive change (it fails without)",
-                ));
+            if force && !has_long(&sub, confirm) {
+                let help = if command.effect == Effect::Destructive {
+                    "Confirm this destructive change (it fails without)"
+                } else {
+                    "Confirm: this command acts only when confirmed (it fails without)"
+                };
+                sub = sub.arg(switch(confirm, confirm, help));
             }
             sub
         });

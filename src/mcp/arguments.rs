@@ -53,20 +53,19 @@ pub(crate) fn argv(
             }
         }
     }
-    let runtimes = |name: &str| {
-        !own(name) && !registry.global_flags.iter().any(|p| p.name == name) && has_long(name)
-    };
-    // robot's `--resume` is a switch like the confirmation and `--dry-run`.
-    for switch in [super::confirm::argument(registry), "dry-run", "resume"] {
-        if arguments.get(switch) == Some(&Value::Bool(true)) && runtimes(switch) {
-            argv.push(format!("--{switch}").into());
+    // The runtime's flags on this command, as the MCP export lists them (`dry-run`, the
+    // confirm flag `force` or robot's `yes`, robot's `session` and `resume`).
+    for flag in pas_spec::faces::command_switches(registry, command) {
+        let name = flag.long;
+        let declared = own(name) || registry.global_flags.iter().any(|p| p.name == name);
+        if declared || !has_long(name) {
+            continue;
         }
-    }
-    // robot's `--session ID`, for a command that continues or reads one.
-    if let Some(Value::String(id)) = arguments.get("session")
-        && runtimes("session")
-    {
-        argv.push(format!("--session={id}").into());
+        match (flag.value, arguments.get(name)) {
+            (None, Some(Value::Bool(true))) => argv.push(format!("--{name}").into()),
+            (Some(_), Some(Value::String(value))) => argv.push(format!("--{name}={value}").into()),
+            _ => {}
+        }
     }
     if !positionals.is_empty() {
         argv.push("--".into());

@@ -12,10 +12,14 @@
 //! with the codes whose `role` is `arguments`, `internal` and `interrupted`, so a parse error
 //! can never exit with a number the table gives to a success.
 //!
-//! Lists are buffered until their end (an envelope is one value; a stream that fails half-way
-//! becomes an error envelope). `data` is written as the handler's bytes unless a token control
-//! (`--fields`, `--compact`, `--include-prose`), a gate report or `--format md` needs it as a
-//! value, so the envelope costs one copy of the data.
+//! A list streams into its envelope: the fields known at the start, then `"data":[` and each
+//! item as it comes (`--fields`/`--compact` applied item by item), then the fields known only at
+//! the end (`duration_ms`, `status`, `resume_context`, `warnings`): JSON objects are unordered
+//! (the seed's 3.1 table names the fields, not their order), so one envelope per call costs no
+//! buffer of the list. A list that fails half-way ends the same envelope with `status: error`
+//! and `error`, `data` holding the whole items written before it. `--format md` needs the whole
+//! value, so it buffers. An object's `data` is written as the handler's bytes unless a token
+//! control (`--fields`, `--compact`, `--include-prose`) or a gate report needs it as a value.
 
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -41,8 +45,16 @@ pub(crate) struct RobotProfile {
     command: Option<String>,
     /// `--format md` seen in argv before clap parsed (so parse errors honour it too).
     markdown_argv: bool,
+    /// `--format md` only: the list, buffered (Markdown renders the whole value).
     items: Vec<u8>,
     count: u64,
+    /// A list streams into an envelope whose head (and `"data":[`) is on stdout: its end (or
+    /// the error) closes it.
+    streaming: bool,
+    /// The `--fields`/`--compact` filter of a streamed list's items (read once at its start).
+    item_filter: Option<(Option<Vec<String>>, Vec<String>)>,
+    /// A batch of items, joined, before it is written (reused).
+    batch: Vec<u8>,
     /// An envelope is on stdout already: anything after it goes to stderr only.
     written: bool,
 }
@@ -71,6 +83,9 @@ impl RobotProfile {
             markdown_argv: wants_markdown(argv),
             items: Vec::new(),
             count: 0,
+            streaming: false,
+            item_filter: None,
+            batch: Vec::new(),
             written: false,
         }
     }
@@ -96,6 +111,13 @@ impl RobotProfile {
     }
 
     fn head(&self, status: &str) -> Map<String, Value> {
+        let mut head = self.head_start();
+        head.extend(self.head_end(status));
+        head
+    }
+
+    /// The envelope's fields known when the call starts.
+    fn head_start(&self) -> Map<String, Value> {
         let call = self.state.lock();
         let mut head = Map::new();
         let robot = self.registry.robot.as_ref();
@@ -127,6 +149,13 @@ impl RobotProfile {
                     .unwrap_or_else(|| self.registry.name.clone()),
             ),
         );
+        head
+    }
+
+    /// The envelope's fields known only when the call ends.
+    fn head_end(&self, status: &str) -> Map<String, Value> {
+        let call = self.state.lock();
+        let mut head = Map::new();
         let elapsed = call.started.map(|s| s.elapsed().as_millis()).unwrap_or(0);
         head.insert(
             "duration_ms".into(),
@@ -142,23 +171,56 @@ impl RobotProfile {
         head
     }
 
+    /// The status a success (or partial) ends with: what the handler's outcome says.
+    fn success_status(&self) -> &'static str {
+        let call = self.state.lock();
+        match &call.outcome {
+            Some(name) => match self.registry.exit_codes.iter().find(|c| &c.name == name) {
+                Some(code) if code.success || u8::try_from(code.code) == Ok(0) => "success",
+                Some(_) => "partial",
+                None => "success",
+            },
+            None => "success",
+        }
+    }
+
+    /// `,"k":v,...}` and a newline: the end of a streamed envelope, after its `data`.
+    fn tail(fields: Map<String, Value>) -> io::Result<Vec<u8>> {
+        let mut bytes = serde_json::to_vec(&fields).map_err(io::Error::other)?;
+        // `{...}` becomes `,...}`: the object continues the envelope.
+        if bytes.len() > 2 {
+            bytes[0] = b',';
+        } else {
+            bytes.remove(0);
+        }
+        bytes.push(b'\n');
+        Ok(bytes)
+    }
+
+    /// One item into a streamed envelope (`--fields`/`--compact` applied to it).
+    fn write_item(&mut self, sinks: &mut Sinks, item: &[u8]) -> io::Result<()> {
+        if self.count > 0 {
+            sinks.stdout.write(b",")?;
+        }
+        self.count += 1;
+        match &self.item_filter {
+            None => sinks.stdout.write(item),
+            Some((fields, omit)) => {
+                let mut value: Value = serde_json::from_slice(item).map_err(io::Error::other)?;
+                prepare::filter_item(&mut value, fields.as_deref(), omit);
+                let bytes = serde_json::to_vec(&value).map_err(io::Error::other)?;
+                sinks.stdout.write(&bytes)
+            }
+        }
+    }
+
     fn markdown(&self) -> bool {
         self.markdown_argv || self.state.lock().options.markdown
     }
 
     /// A success (or partial) envelope around `data` (compact JSON).
     fn success(&mut self, sinks: &mut Sinks, data: &[u8]) -> io::Result<()> {
-        let status = {
-            let call = self.state.lock();
-            match &call.outcome {
-                Some(name) => match self.registry.exit_codes.iter().find(|c| &c.name == name) {
-                    Some(code) if code.success || u8::try_from(code.code) == Ok(0) => "success",
-                    Some(_) => "partial",
-                    None => "success",
-                },
-                None => "success",
-            }
-        };
+        let status = self.success_status();
         let transformed = self.transform(data)?;
         let head = self.head(status);
         if self.markdown() {
@@ -222,7 +284,21 @@ impl RobotProfile {
         }
         if let Value::Object(map) = &mut value {
             if let Some(gates) = gates {
-                map.insert("safety_gates".into(), gates);
+                // Where the spec keeps them (`gatesAt: plan`: data.plan.safety_gates, robot
+                // 5.2), else at data's top.
+                let at = self
+                    .registry
+                    .robot
+                    .as_ref()
+                    .and_then(|r| r.gates_at.as_ref());
+                match at.and_then(|field| map.get_mut(field)) {
+                    Some(Value::Object(inner)) => {
+                        inner.insert("safety_gates".into(), gates);
+                    }
+                    _ => {
+                        map.insert("safety_gates".into(), gates);
+                    }
+                }
             }
             if let Some(prose) = prose {
                 map.insert("prose_summary".into(), Value::from(prose));
@@ -328,19 +404,39 @@ impl Profile for RobotProfile {
         }
     }
 
-    fn stream_start(&mut self, _sinks: &mut Sinks, _kind: StreamKind) -> io::Result<()> {
+    fn stream_start(&mut self, sinks: &mut Sinks, _kind: StreamKind) -> io::Result<()> {
         self.items.clear();
-        self.items.push(b'[');
         self.count = 0;
-        Ok(())
+        if self.markdown() {
+            // Markdown renders the whole value: buffered.
+            self.items.push(b'[');
+            return Ok(());
+        }
+        // The head now, the items as they come, the fields known at the end last.
+        let mut head = serde_json::to_vec(&self.head_start()).map_err(io::Error::other)?;
+        head.pop();
+        head.extend_from_slice(b",\"data\":[");
+        self.item_filter = {
+            let call = self.state.lock();
+            let options = &call.options;
+            (options.fields.is_some() || options.compact).then(|| {
+                let omit = if options.compact {
+                    options.compact_omit.clone()
+                } else {
+                    Vec::new()
+                };
+                (options.fields.clone(), omit)
+            })
+        };
+        self.streaming = true;
+        self.written = true;
+        sinks.stdout.write(&head)
     }
 
-    fn stream_item(
-        &mut self,
-        _sinks: &mut Sinks,
-        _kind: StreamKind,
-        item: &[u8],
-    ) -> io::Result<()> {
+    fn stream_item(&mut self, sinks: &mut Sinks, _kind: StreamKind, item: &[u8]) -> io::Result<()> {
+        if self.streaming {
+            return self.write_item(sinks, item);
+        }
         if self.count > 0 {
             self.items.push(b',');
         }
@@ -350,24 +446,34 @@ impl Profile for RobotProfile {
     }
 
     fn plain_lines(&self, _kind: StreamKind) -> bool {
-        // Items are buffered, not written: taking them a batch at a time saves a lock and a
-        // profile call per item.
+        // Taking items a batch at a time saves a lock and a profile call per item.
         true
     }
 
     fn stream_lines(
         &mut self,
-        _sinks: &mut Sinks,
-        _kind: StreamKind,
+        sinks: &mut Sinks,
+        kind: StreamKind,
         lines: &[u8],
     ) -> io::Result<()> {
         // Whole lines of compact JSON, which never holds a raw newline: each ends one item.
-        for item in lines.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
-            if self.count > 0 {
-                self.items.push(b',');
+        if self.streaming && self.item_filter.is_none() {
+            // The batch as is, each newline a comma: one write.
+            let mut batch = std::mem::take(&mut self.batch);
+            batch.clear();
+            for item in lines.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+                if self.count > 0 {
+                    batch.push(b',');
+                }
+                self.count += 1;
+                batch.extend_from_slice(item);
             }
-            self.items.extend_from_slice(item);
-            self.count += 1;
+            let written = sinks.stdout.write(&batch);
+            self.batch = batch;
+            return written;
+        }
+        for item in lines.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+            self.stream_item(sinks, kind, item)?;
         }
         Ok(())
     }
@@ -379,8 +485,15 @@ impl Profile for RobotProfile {
         complete: bool,
     ) -> io::Result<()> {
         if !complete {
-            // The error envelope replaces the partial list.
+            // `error` ends the envelope (streamed) or replaces the buffered list.
             return Ok(());
+        }
+        if self.streaming {
+            self.streaming = false;
+            let mut end = b"]".to_vec();
+            end.extend(Self::tail(self.head_end(self.success_status()))?);
+            sinks.stdout.write(&end)?;
+            return sinks.stdout.end_line();
         }
         let mut items = std::mem::take(&mut self.items);
         items.push(b']');
@@ -405,7 +518,7 @@ impl Profile for RobotProfile {
                 session.interrupt();
             }
         }
-        if self.written {
+        if self.written && !self.streaming {
             let line = format!("error: {}: {}\n", error.code(), error.message());
             return sinks.stderr.write_all(line.as_bytes());
         }
@@ -453,6 +566,17 @@ impl Profile for RobotProfile {
         body["retryable"] = Value::Bool(error.retryable());
         if let Some(after) = error.retry_after_ms() {
             body["retry_after_ms"] = Value::from(after);
+        }
+        if self.streaming {
+            // The list's envelope ends as an error: the whole items written stay in `data`.
+            self.streaming = false;
+            let mut end = self.head_end("error");
+            end.insert("error".into(), body);
+            let mut bytes = b"]".to_vec();
+            bytes.extend(Self::tail(end)?);
+            sinks.stdout.write(&bytes)?;
+            sinks.stdout.end_line()?;
+            return sinks.stdout.flush();
         }
         let mut envelope = self.head("error");
         envelope.insert("error".into(), body);

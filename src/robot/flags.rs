@@ -13,8 +13,8 @@ pub(crate) const FIELDS_ID: &str = "pas_robot_fields";
 pub(crate) const FORMAT_ID: &str = "pas_robot_format";
 pub(crate) const INCLUDE_PROSE_ID: &str = "pas_robot_include_prose";
 pub(crate) const PROSE_STYLE_ID: &str = "pas_robot_prose_style";
-/// Ids a handler may read too (`args.flag("yes")`, `args.get::<String>("session")`).
-pub(crate) const YES_ID: &str = "yes";
+/// Ids a handler may read too (`args.get::<String>("session")`; the confirm flag's id is its
+/// long name, `args.flag("yes")`).
 pub(crate) const SESSION_ID: &str = "session";
 pub(crate) const RESUME_ID: &str = "resume";
 pub(crate) const CHECK_ACTION_ID: &str = "check_action";
@@ -62,11 +62,18 @@ fn switch(id: &'static str, long: &'static str, help: &'static str) -> Arg {
         .help(help)
 }
 
+/// What a robot flag does, from the profile's surface table (the faces print the same words).
+fn meaning(long: &str) -> &'static str {
+    pas_spec::surface::ROBOT
+        .flag(long)
+        .map_or("", |flag| flag.meaning)
+}
+
 fn has_long(cmd: &clap::Command, long: &str) -> bool {
     cmd.get_arguments().any(|a| a.get_long() == Some(long))
 }
 
-/// Adds the robot flags, per-command `--yes`/`--session`/`--resume`, flag aliases, and the
+/// Adds the robot flags, per-command `--session`/`--resume`, flag aliases, and the
 /// `sessions` and `capabilities` built-ins. A tool of another profile gets only its aliases.
 pub(crate) fn augment(mut cmd: clap::Command, registry: &Registry) -> clap::Command {
     for command in &registry.commands {
@@ -76,9 +83,9 @@ pub(crate) fn augment(mut cmd: clap::Command, registry: &Registry) -> clap::Comm
             .filter(|p| !p.aliases.is_empty() || !p.deprecated_aliases.is_empty())
             .collect();
         let robot = registry.profile == Profile::Robot;
-        let yes = robot && (command.confirm || command.effect == pas_spec::Effect::Destructive);
+        // The confirm flag (`--yes`) is `builtins::augment`'s, from the surface table.
         let session = if robot { command.session } else { None };
-        if aliased.is_empty() && !yes && session.is_none() {
+        if aliased.is_empty() && session.is_none() {
             continue;
         }
         cmd = at_path(cmd, &command.argv_path(), &mut |mut sub| {
@@ -109,13 +116,6 @@ pub(crate) fn augment(mut cmd: clap::Command, registry: &Registry) -> clap::Comm
                     sub = sub.mut_arg(id, |arg| arg.visible_aliases(visible).aliases(hidden));
                 }
             }
-            if yes && !has_long(&sub, "yes") {
-                sub = sub.arg(switch(
-                    YES_ID,
-                    "yes",
-                    "Confirm: this command acts only with --yes",
-                ));
-            }
             if matches!(session, Some(SessionUse::Continue | SessionUse::Read))
                 && !has_long(&sub, "session")
             {
@@ -142,21 +142,14 @@ pub(crate) fn augment(mut cmd: clap::Command, registry: &Registry) -> clap::Comm
         return cmd;
     }
     cmd = cmd
-        .arg(
-            switch(
-                COMPACT_ID,
-                "compact",
-                "Drop the fields the spec marks optional for compact output",
-            )
-            .global(true),
-        )
+        .arg(switch(COMPACT_ID, "compact", meaning("compact")).global(true))
         .arg(
             Arg::new(FIELDS_ID)
                 .long("fields")
                 .value_name("A,B,...")
                 .global(true)
                 .action(ArgAction::Set)
-                .help("Keep only these fields of the items of the command's principal list"),
+                .help(meaning("fields")),
         )
         .arg(
             Arg::new(FORMAT_ID)
@@ -165,16 +158,9 @@ pub(crate) fn augment(mut cmd: clap::Command, registry: &Registry) -> clap::Comm
                 .global(true)
                 .value_parser(["json", "md"])
                 .action(ArgAction::Set)
-                .help("json: the envelope (default); md: Markdown for a person"),
+                .help(meaning("format")),
         )
-        .arg(
-            switch(
-                INCLUDE_PROSE_ID,
-                "include-prose",
-                "Add a prose summary at data.prose_summary",
-            )
-            .global(true),
-        )
+        .arg(switch(INCLUDE_PROSE_ID, "include-prose", meaning("include-prose")).global(true))
         .arg(
             Arg::new(PROSE_STYLE_ID)
                 .long("prose-style")
@@ -182,7 +168,7 @@ pub(crate) fn augment(mut cmd: clap::Command, registry: &Registry) -> clap::Comm
                 .global(true)
                 .value_parser(ProseStyle::NAMES)
                 .action(ArgAction::Set)
-                .help("The prose summary's voice (with --include-prose)"),
+                .help(meaning("prose-style")),
         );
     if !has_builtins(registry) {
         return cmd;

@@ -1,6 +1,6 @@
 //! What the robot profile does after argv parsed and before the handler runs: the token
-//! controls (an unknown `--fields` name is an argument error), deprecation warnings,
-//! confirmation (`--yes`), and the session (created, or loaded and locked).
+//! controls (an unknown `--fields` name is an argument error), deprecation warnings, and the
+//! session (created, or loaded and locked). Confirmation (`--yes`) is `builtins::guard`'s.
 
 use std::ffi::OsString;
 
@@ -9,7 +9,7 @@ use pas_spec::robot::ExitRole;
 use pas_spec::{Command, OutputKind, Registry};
 use serde_json::{Value, json};
 
-use super::flags::{self, RESUME_ID, SESSION_ID, YES_ID};
+use super::flags::{self, RESUME_ID, SESSION_ID};
 use super::{CallState, Severity, Warning};
 use crate::error::Error;
 use crate::sessions;
@@ -39,21 +39,8 @@ pub(crate) fn prepare(
             .copied()
             .unwrap_or(false)
     };
-    // A destructive command needs the confirmation too (robot 6.4; `--force` is not robot's).
-    let confirm = command.confirm || command.effect == pas_spec::Effect::Destructive;
-    if confirm && !flag(YES_ID) {
-        let (code, _) = registry.role_code(ExitRole::Confirmation);
-        return Err(Error::new(
-            code,
-            format!("`{}` acts only when confirmed with --yes", command.name),
-        )
-        .with_suggestion(format!(
-            "review what it will do, then run it again with --yes: {} {} ... --yes",
-            registry.name,
-            command.argv_path().join(" ")
-        ))
-        .with_details(json!({ "requires_confirmation": true, "flag": "--yes" })));
-    }
+    // Confirmation (`--yes`, robot 6.4) was checked before: `builtins::guard`, one rule for
+    // every profile's confirm flag.
     let request = sessions::Request {
         registry,
         command,

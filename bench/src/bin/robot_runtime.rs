@@ -1,6 +1,7 @@
 //! One handler under two profiles, for the robot benchmark: `robot_runtime PROFILE ARGS...`
 //! builds the same tool with `profile: pas` or `profile: robot` (with sessions declared) and
-//! runs ARGS: `one` (one object) or `list --count N` (N items).
+//! runs ARGS: `one` (one object) or `list --count N` (N items; `--fail-at I` fails at item I,
+//! for the robot envelope's tests in `bench/tests/robot_envelope.rs`).
 
 use std::process::ExitCode;
 
@@ -36,7 +37,8 @@ const SPEC: &str = r#"{
       "description": "COUNT items.",
       "output": "list",
       "parameters": [
-        { "name": "count", "type": "integer", "default": 3, "description": "How many items." }
+        { "name": "count", "type": "integer", "default": 3, "description": "How many items." },
+        { "name": "fail-at", "type": "integer", "default": -1, "description": "Fail at this item (tests)." }
       ]
     }
   ]
@@ -57,7 +59,11 @@ fn one(_args: &Args, _ctx: &Context) -> Result<Reply, Error> {
 
 fn list(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     let count: i64 = args.require("count")?;
-    let items = (0..count.max(0) as u64).map(|id| {
+    let fail_at: i64 = args.get("fail-at")?.unwrap_or(-1);
+    let items = (0..count.max(0) as u64).map(move |id| {
+        if i64::try_from(id) == Ok(fail_at) {
+            return Err(Error::new("ERR_INTERNAL", format!("item {id} failed")));
+        }
         Ok(Item {
             id,
             name: format!("item-{id}"),

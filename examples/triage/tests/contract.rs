@@ -51,8 +51,18 @@ fn success_codes_0_1_2_and_plan_apply_verify() {
     assert_eq!(data["candidates"][0]["pid"], target.pid());
     assert_eq!(data["candidates"][0]["classification"], "idle");
     assert_eq!(data["pre_toggled"]["pids"], json!([target.pid()]));
-    assert_eq!(data["safety_gates"]["all_gates_passed"], true);
-    assert_eq!(data["safety_gates"]["max_kills"]["passed"], true);
+    // The seed's shapes: data.plan.safety_gates (5.2, 9.2) and data.pre_toggled (6.3).
+    assert!(data.get("safety_gates").is_none(), "{data}");
+    let gates = &data["plan"]["safety_gates"];
+    assert_eq!(gates["all_gates_passed"], true);
+    assert_eq!(gates["max_kills"]["passed"], true);
+    assert!(gates["max_kills"]["limit"].is_u64() && gates["max_kills"]["requested"].is_u64());
+    assert_eq!(gates["protected_patterns"]["blocked"], json!([]));
+    let pre = &data["pre_toggled"];
+    assert_eq!(pre["action"], "kill");
+    assert_eq!(pre["start_ids"][0], data["candidates"][0]["start_id"]);
+    assert!(pre["rationale"].is_string() && pre["gates_applied"].is_array());
+    assert!(pre["excluded_by_gates"].is_array());
 
     let (code, value) = run(
         home.path(),
@@ -489,10 +499,13 @@ fn a_blocking_gate_ends_the_call_with_err_blocked() {
     assert_eq!(code, 1, "{value}");
     assert_eq!(value["data"]["pre_toggled"]["pids"], json!([]));
     assert_eq!(
-        value["data"]["safety_gates"]["protected_patterns"]["passed"],
+        value["data"]["plan"]["safety_gates"]["protected_patterns"]["passed"],
         false
     );
-    assert_eq!(value["data"]["safety_gates"]["all_gates_passed"], false);
+    assert_eq!(
+        value["data"]["plan"]["safety_gates"]["all_gates_passed"],
+        false
+    );
     let id = session_of(&value);
     // A nothing-to-do plan is complete; plan again keeping one unprotected candidate around.
     assert_eq!(manifest(home.path(), &id)["state"], "complete");

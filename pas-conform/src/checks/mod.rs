@@ -474,6 +474,22 @@ pub const CHECKS: &[Check] = &[
         robot::compact
     ),
     check!(
+        "robot.gates",
+        "robot 9.2",
+        1,
+        ROBOT,
+        "safety_gates name declared gates, each with passed, and all_gates_passed is their AND",
+        robot::gates
+    ),
+    check!(
+        "robot.resume",
+        "robot 7",
+        1,
+        ROBOT,
+        "sessions show declared states; --resume of an unknown or finished session is refused",
+        robot::resume
+    ),
+    check!(
         "robot.confirm",
         "robot 6.4",
         1,

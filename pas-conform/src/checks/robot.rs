@@ -407,3 +407,166 @@ pub fn confirm(ctx: &mut Ctx) -> Verdict {
         Verdict::fail("acted (or claimed success) without --yes", &[&run])
     }
 }
+
+/// The `safety_gates` of a success envelope, where the spec keeps them (`gatesAt`), if any.
+fn gates_of<'a>(registry: &Registry, value: &'a Value) -> Option<&'a Value> {
+    let data = &value["data"];
+    let at = registry.robot.as_ref().and_then(|r| r.gates_at.as_deref());
+    at.and_then(|field| data[field].get("safety_gates"))
+        .or_else(|| data.get("safety_gates"))
+}
+
+/// robot.gates: where an example reports safety gates (robot 9.2), each entry is a gate the spec
+/// declares with a boolean `passed`, and `all_gates_passed` is true exactly when every one
+/// passed.
+pub fn gates(ctx: &mut Ctx) -> Verdict {
+    let registry = match robot_registry(ctx) {
+        Ok(registry) => registry,
+        Err(verdict) => return verdict,
+    };
+    if registry.gates().is_empty() {
+        return Verdict::skip("the spec declares no safety gates");
+    }
+    let mut judged = Vec::new();
+    for (_, run) in ctx.example_runs() {
+        let Ok(value) = envelope(&run) else { continue };
+        if value["status"] == "error" {
+            continue;
+        }
+        let Some(gates) = gates_of(&registry, &value) else {
+            continue;
+        };
+        let Some(entries) = gates.as_object() else {
+            return Verdict::fail("safety_gates is not an object", &[&run]);
+        };
+        let mut all = true;
+        for (name, entry) in entries.iter().filter(|(k, _)| *k != "all_gates_passed") {
+            if !registry.gates().iter().any(|g| &g.name == name) {
+                return Verdict::fail(
+                    format!("safety_gates reports `{name}`, a gate the spec does not declare"),
+                    &[&run],
+                );
+            }
+            let Some(passed) = entry["passed"].as_bool() else {
+                return Verdict::fail(format!("gate `{name}` has no boolean passed"), &[&run]);
+            };
+            all &= passed;
+        }
+        if entries.get("all_gates_passed").and_then(Value::as_bool) != Some(all) {
+            return Verdict::fail(
+                format!("all_gates_passed is not {all}, the AND of every gate's passed"),
+                &[&run],
+            );
+        }
+        judged.push(run);
+    }
+    if judged.is_empty() {
+        return Verdict::skip("no example's envelope reports safety_gates");
+    }
+    Verdict::pass(&judged.iter().collect::<Vec<_>>())
+}
+
+/// robot.resume: a session an example creates is listed by `sessions --session ID` in a state
+/// the spec declares, with the spec's resumable flag; `--resume` of an unknown session, and of
+/// one in a state that is not resumable, is the session code (robot 7.1, 7.2). Only commands
+/// that need no confirmation are run with `--resume`, and only where the runtime must refuse.
+pub fn resume(ctx: &mut Ctx) -> Verdict {
+    let registry = match robot_registry(ctx) {
+        Ok(registry) => registry,
+        Err(verdict) => return verdict,
+    };
+    let Some(spec) = registry.sessions().cloned() else {
+        return Verdict::skip("the spec declares no sessions");
+    };
+    let surface = pas_spec::surface::of(registry.profile);
+    let Some(resumer) = registry
+        .commands
+        .iter()
+        .find(|c| c.session == Some(SessionUse::Continue) && !surface.needs_confirm(c))
+        .cloned()
+    else {
+        return Verdict::skip("no command continues a session without confirmation");
+    };
+    let (name, code) = registry.role_code(ExitRole::Session);
+    let refused = |run: &Run| {
+        let said = json(&run.out())
+            .ok()
+            .and_then(|v| v["error"]["code"].as_str().map(str::to_owned));
+        run.code == Some(i32::from(code)) && said.as_deref() == Some(name.as_str())
+    };
+    // The required parameters of the resuming command, with a made-up value.
+    let mut base: Vec<String> = resumer.argv_path();
+    for param in resumer.parameters.iter().filter(|p| p.required) {
+        base.push(format!("--{}", param.name));
+        base.push("1".to_owned());
+    }
+    let resume_of = |id: &str| {
+        let mut words = base.clone();
+        words.extend(["--session".to_owned(), id.to_owned(), "--resume".to_owned()]);
+        words
+    };
+    let unknown = format!("{}-20000101-000000-aaaa", spec.prefix);
+    let args = ctx.machine(&resume_of(&unknown));
+    let run = ctx.cached(&args);
+    if !refused(&run) {
+        return Verdict::fail(
+            format!("--resume of an unknown session must exit {code} naming {name}"),
+            &[&run],
+        );
+    }
+    let mut judged = vec![run];
+    let created = ctx.example_runs().into_iter().find_map(|(planned, run)| {
+        let creates = planned.command.as_ref()?.session == Some(SessionUse::Create);
+        let id = envelope(&run).ok()?["session_id"].as_str()?.to_owned();
+        creates.then_some((id, run))
+    });
+    let Some((id, created)) = created else {
+        return Verdict::pass(&judged.iter().collect::<Vec<_>>())
+            .note("no example creates a session");
+    };
+    let args = ctx.machine(&["sessions".to_owned(), "--session".to_owned(), id.clone()]);
+    let shown = ctx.cached(&args);
+    let value = match envelope(&shown) {
+        Ok(value) => value,
+        Err(why) => return Verdict::fail(why, &[&created, &shown]),
+    };
+    // The detail is `data.session` (the pas runtime's), or `data` itself.
+    let detail = match value["data"].get("session") {
+        Some(session) if session.is_object() => session.clone(),
+        _ => value["data"].clone(),
+    };
+    let state = detail["state"].as_str().unwrap_or_default().to_owned();
+    let Some(declared) = spec.state(&state) else {
+        return Verdict::fail(
+            format!("session {id} is in `{state}`, a state the spec does not declare"),
+            &[&created, &shown],
+        );
+    };
+    if detail["resumable"].as_bool() != Some(declared.resumable) {
+        return Verdict::fail(
+            format!(
+                "`{state}` is {}resumable in the spec; `sessions` says otherwise",
+                if declared.resumable { "" } else { "not " }
+            ),
+            &[&shown],
+        );
+    }
+    judged.extend([created, shown]);
+    if declared.resumable {
+        return Verdict::pass(&judged.iter().collect::<Vec<_>>()).note(format!(
+            "the example's session is `{state}` (resumable): resuming it would act"
+        ));
+    }
+    let args = ctx.machine(&resume_of(&id));
+    let run = ctx.cached(&args);
+    if !refused(&run) {
+        return Verdict::fail(
+            format!(
+                "--resume of a `{state}` session (not resumable) must exit {code} naming {name}"
+            ),
+            &[&run],
+        );
+    }
+    judged.push(run);
+    Verdict::pass(&judged.iter().collect::<Vec<_>>())
+}

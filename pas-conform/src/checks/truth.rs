@@ -29,7 +29,15 @@ fn machine_flags() -> Vec<(&'static str, &'static str)> {
             "format" => ("--format", "--format=array"),
             "agent" => ("--agent", "--agent"),
             "toon" => ("--toon", "--toon"),
-            other => (other, other),
+            "compact" => ("--compact", "--compact"),
+            "fields" => ("--fields", "--fields=id"),
+            "include-prose" => ("--include-prose", "--include-prose"),
+            "prose-style" => ("--prose-style", "--prose-style=terse"),
+            // A flag a later profile adds: given as a switch.
+            other => {
+                let flag: &'static str = Box::leak(format!("--{other}").into_boxed_str());
+                (flag, flag)
+            }
         })
         .collect()
 }

@@ -4,7 +4,7 @@
 //! without `--force`, a wildcard `rm` without `--force`). The test checks each answer keeps the
 //! contract, whatever the handler does: so it holds for stubs and for handlers filled in.
 
-use pas_spec::{Command, Effect, OutputKind, ParamKind, ParamType, Parameter, Registry};
+use pas_spec::{Command, OutputKind, ParamKind, ParamType, Parameter, Registry};
 use serde::Serialize;
 
 /// One call and what its success prints.
@@ -45,17 +45,15 @@ pub fn calls(registry: &Registry) -> Vec<Call> {
     calls
 }
 
-/// The calls the runtime refuses with `FORCE_REQUIRED` before a handler runs: every
-/// destructive command without `--force`, and `rm` of a wildcard without it.
+/// The calls the runtime refuses before a handler runs: every command that needs the profile's
+/// confirm flag without it (refused with `Surface::confirm_error_in`: `FORCE_REQUIRED`, robot's
+/// confirmation code), and `rm` of a wildcard without `--force`.
 pub fn refusals(registry: &Registry) -> Vec<Vec<String>> {
-    // robot confirms with `--yes`, answered with its confirmation code (conform's robot.confirm).
-    if registry.profile == pas_spec::Profile::Robot {
-        return Vec::new();
-    }
+    let surface = pas_spec::surface::of(registry.profile);
     let mut refusals: Vec<Vec<String>> = registry
         .commands
         .iter()
-        .filter(|command| command.effect == Effect::Destructive)
+        .filter(|command| surface.needs_confirm(command))
         .map(|command| call(registry, command, &value, false))
         .collect();
     let rm = pas_spec::verbs::verb_commands(registry)
@@ -133,12 +131,10 @@ fn call(
         }
     }
     let robot = registry.profile == pas_spec::Profile::Robot;
-    // robot confirms with `--yes` (robot 6.4), every other profile with `--force`.
-    if force && command.effect == Effect::Destructive && !robot {
-        argv.push("--force".to_owned());
-    }
-    if robot && force && (command.confirm || command.effect == Effect::Destructive) {
-        argv.push("--yes".to_owned());
+    // The profile's confirm flag (`--force`, robot's `--yes`), where the surface says it is needed.
+    let surface = pas_spec::surface::of(registry.profile);
+    if force && surface.needs_confirm(command) {
+        argv.push(surface.confirm_long());
     }
     // A session that cannot exist: the runtime answers the session error before the stub.
     if robot

@@ -124,6 +124,8 @@ struct Context<'a> {
     /// The contract test's calls, and the calls the runtime must refuse without `--force`.
     calls: Vec<calls::Call>,
     refusals: Vec<Vec<String>>,
+    /// The constant a refusal answers with (`FORCE_REQUIRED`, robot's confirmation code).
+    confirm_error: String,
     /// The profile's name and every exit code the tool may end with.
     profile: &'static str,
     exit_codes: Vec<u8>,
@@ -242,6 +244,9 @@ fn context<'a>(
         has_globals: !registry.global_flags.is_empty(),
         calls: calls::calls(registry),
         refusals: calls::refusals(registry),
+        confirm_error: pas_spec::surface::of(registry.profile)
+            .confirm_error_in(registry)
+            .to_owned(),
         profile: registry.profile.as_str(),
         exit_codes: exit_codes(registry),
         config_env: pas_spec::faces::config_env_var(&registry.name),

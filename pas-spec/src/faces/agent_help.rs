@@ -87,11 +87,7 @@ pub fn render_command(registry: &Registry, command: &Command) -> String {
             .iter()
             .map(|p| (param_signature(p), param_facts(p)))
             .collect();
-        rows.extend(
-            switches
-                .into_iter()
-                .map(|(long, what)| (format!("--{long}"), format!("boolean switch. {what}"))),
-        );
+        rows.extend(switches.iter().map(super::words::command_flag_row));
         columns(&mut out, &rows, "");
     }
 
@@ -124,7 +120,7 @@ pub fn render_command(registry: &Registry, command: &Command) -> String {
     );
     let mut own: Vec<&str> = command.errors.iter().map(String::as_str).collect();
     own.extend(super::words::declared_codes_of(registry, command));
-    if command.effect == crate::Effect::Destructive {
+    if surface::of(registry.profile).needs_confirm(command) {
         own.push(surface::of(registry.profile).confirm_error_in(registry));
     }
     error_codes_section(&mut out, registry, Some(&own));
@@ -193,7 +189,10 @@ fn render_group(registry: &Registry, path: &[String], under: &[&Command]) -> Str
             .iter()
             .flat_map(|c| c.errors.iter().map(String::as_str))
             .collect();
-        if under.iter().any(|c| c.effect == crate::Effect::Destructive) {
+        if under
+            .iter()
+            .any(|c| surface::of(registry.profile).needs_confirm(c))
+        {
             own.push(surface::of(registry.profile).confirm_error_in(registry));
         }
         error_codes_section(&mut out, registry, Some(&own));
@@ -339,12 +338,23 @@ fn examples_section<'a>(
 fn error_codes_section(out: &mut String, registry: &Registry, only: Option<&[&str]>) {
     out.push('\n');
     section(out, "ERROR CODES");
-    if surface::of(registry.profile).errors == ErrorChannel::Envelope {
-        let _ = writeln!(
-            out,
-            "  A failure is one envelope, ok:false, whose error.code is the constant in \
-             parentheses; the exit code is 1, or 2 when a prerequisite blocks the call."
-        );
+    match surface::of(registry.profile).errors {
+        ErrorChannel::Envelope => {
+            let _ = writeln!(
+                out,
+                "  A failure is one envelope, ok:false, whose error.code is the constant in \
+                 parentheses; the exit code is 1, or 2 when a prerequisite blocks the call."
+            );
+        }
+        ErrorChannel::RobotEnvelope => {
+            let _ = writeln!(
+                out,
+                "  Every call, success or failure, prints one envelope; a failure has \
+                 status:error and error.code is the constant in parentheses. A success may \
+                 exit non-zero: the code says which success."
+            );
+        }
+        ErrorChannel::StderrTable => {}
     }
     let rows = exit_code_rows(registry, only);
     for (code, text) in rows {

@@ -124,13 +124,13 @@ pub fn catalog(registry: &Registry) -> Catalog {
     let mut global_flags: Vec<Param> = registry.global_flags.iter().map(param).collect();
     // The profile's machine-output switches (`--agent` or `--toon`): the binary has exactly these.
     let surface = crate::surface::of(registry.profile);
-    global_flags.extend(
-        surface
-            .flags
-            .iter()
-            .filter(|f| f.machine_output)
-            .map(|f| switch(f.long, f.meaning)),
-    );
+    global_flags.extend(surface.flags.iter().filter(|f| f.machine_output).map(|f| {
+        let mut entry = switch(f.long, f.meaning);
+        if f.value.is_some() {
+            entry.ty = ParamType::String.as_str();
+        }
+        entry
+    }));
     Catalog {
         tool: registry.name.clone(),
         version: registry.version.clone(),
@@ -170,8 +170,12 @@ pub fn nearest(registry: &Registry, name: &str) -> Vec<String> {
 fn tool_of(registry: &Registry, command: &Command) -> Tool {
     let mut parameters: Vec<Param> = command.parameters.iter().map(param).collect();
     // The runtime adds these flags in every profile, so agents must see them here.
-    for (long, what) in super::words::command_switches(registry, command) {
-        parameters.push(switch(long, &what));
+    for flag in super::words::command_switches(registry, command) {
+        let mut entry = switch(flag.long, &flag.meaning);
+        if flag.value.is_some() {
+            entry.ty = ParamType::String.as_str();
+        }
+        parameters.push(entry);
     }
     let invocation = invocation(registry, command);
     Tool {

@@ -25,7 +25,7 @@ use super::words::{
     param_signature, runtime_flag_rows, stdin_text, usage_line,
 };
 use crate::builtin_codes as codes;
-use crate::surface::{self, ListShape};
+use crate::surface::{self, ErrorChannel, ListShape};
 use crate::{Command, OutputKind, Registry, StdinMode};
 
 /// The default template, compiled in so a built CLI needs no file at run time.
@@ -227,6 +227,15 @@ fn machine_mode(registry: &Registry) -> String {
     let name = &registry.name;
     let surface = surface::of(registry.profile);
     let contract = match surface.machine_switch {
+        Some(switch) if surface.errors == ErrorChannel::RobotEnvelope => format!(
+            "Every call, success or failure, prints one JSON envelope on stdout, with or without \
+             {switch}: {{\"schema_version\",\"session_id\" (in a session),\"generated_at\",\
+             \"host_id\",\"command\",\"duration_ms\",\"status\" (success, partial or error),\
+             \"warnings\",\"data\"}}, and on failure \"error\":{{\"code\",\"message\",\
+             \"details\",\"recoverable\",\"suggestion\",\"documentation_url\"}} instead of \
+             data. The exit code is the named code of the table below: a success may be non-zero. \
+             --compact, --fields, --format md and --include-prose shape the output."
+        ),
         Some(switch) => format!(
             "Add {switch} anywhere (or set PAS_AGENT=1): one JSON object on stdout, NDJSON for \
              lists, and errors as one JSON line on stderr ({{\"error\",\"message\",\"code\",\
@@ -357,7 +366,7 @@ fn command_doc(registry: &Registry, command: &Command) -> CommandDoc {
         })
         .collect();
     let mut errors: Vec<String> = errors;
-    if command.effect == crate::Effect::Destructive
+    if surface.needs_confirm(command)
         && !command
             .errors
             .iter()
@@ -377,14 +386,10 @@ fn command_doc(registry: &Registry, command: &Command) -> CommandDoc {
             facts: param_facts(p),
         })
         .collect();
-    parameters.extend(
-        command_switches(registry, command)
-            .into_iter()
-            .map(|(long, what)| Row {
-                signature: format!("--{long}"),
-                facts: format!("boolean switch. {what}"),
-            }),
-    );
+    parameters.extend(command_switches(registry, command).iter().map(|flag| {
+        let (signature, facts) = super::words::command_flag_row(flag);
+        Row { signature, facts }
+    }));
     CommandDoc {
         name: command.name.clone(),
         words: path.join(" "),
@@ -421,6 +426,9 @@ fn output_words(registry: &Registry, kind: OutputKind) -> &'static str {
     match kind {
         OutputKind::List | OutputKind::Events if surface.list_shape == ListShape::EnvelopeArray => {
             "one envelope whose data is the array of items"
+        }
+        OutputKind::List | OutputKind::Events if surface.list_shape == ListShape::RobotEnvelope => {
+            "one envelope whose data is the array of items (--fields and --compact select)"
         }
         OutputKind::List if surface.list_format_flag => {
             "NDJSON, one object per line (--format=array for one array)"

@@ -162,12 +162,16 @@ fn input_schema(registry: &Registry, command: &Command) -> Value {
         }
     }
     // The runtime's switches on this command, as every face lists them (`dry-run`, `force`).
-    for (name, what) in super::words::command_switches(registry, command) {
-        if !properties.contains_key(name) {
-            properties.insert(
-                name.into(),
-                json!({"type": "boolean", "default": false, "description": what}),
-            );
+    for flag in super::words::command_switches(registry, command) {
+        if !properties.contains_key(flag.long) {
+            let schema = match flag.value {
+                None => json!({"type": "boolean", "default": false, "description": flag.meaning}),
+                Some(_) => json!({"type": "string", "description": flag.meaning}),
+            };
+            properties.insert(flag.long.into(), schema);
+            if flag.required {
+                required.push(flag.long.into());
+            }
         }
     }
     // robot: the session a command continues or reads, as its CLI takes it (`--session ID`,

@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::builtin_codes as codes;
+use crate::robot::ExitRole;
 use crate::surface::{self, ErrorChannel, ListShape};
 use crate::{Command, Effect, OutputKind, ParamKind, ParamType, Parameter, Registry, StdinMode};
 
@@ -125,10 +126,11 @@ pub(crate) fn effect_line(registry: &Registry, command: &Command) -> String {
     };
     let verb_rm = command.name == crate::Verb::Rm.as_str()
         && !registry.commands.iter().any(|c| c.name == command.name);
-    let confirm = surface::of(registry.profile).confirm_flag;
+    let surface = surface::of(registry.profile);
+    let confirm = surface.confirm_flag;
     let extra = match command.effect {
         Effect::Destructive if verb_rm => format!("; a wildcard path needs --{confirm}"),
-        Effect::Destructive => format!("; needs --{confirm}"),
+        _ if surface.needs_confirm(command) => format!("; needs --{confirm}"),
         _ => String::new(),
     };
     let dry_run = if command.dry_run {
@@ -203,7 +205,10 @@ pub(crate) fn declared_codes_of(registry: &Registry, command: &Command) -> Vec<&
 }
 
 pub(crate) fn output_label(registry: &Registry, kind: OutputKind) -> &'static str {
-    let envelope = surface::of(registry.profile).list_shape == ListShape::EnvelopeArray;
+    let envelope = matches!(
+        surface::of(registry.profile).list_shape,
+        ListShape::EnvelopeArray | ListShape::RobotEnvelope
+    );
     match kind {
         OutputKind::Object => "object",
         OutputKind::List | OutputKind::Events if envelope => "array",
@@ -215,6 +220,21 @@ pub(crate) fn output_label(registry: &Registry, kind: OutputKind) -> &'static st
 }
 
 pub(crate) fn output_text(registry: &Registry, kind: OutputKind) -> &'static str {
+    if surface::of(registry.profile).list_shape == ListShape::RobotEnvelope {
+        return match kind {
+            OutputKind::Object => "One envelope on stdout; data is one JSON object.",
+            OutputKind::List => {
+                "One envelope on stdout; data is the JSON array of items, streamed (--fields and \
+                 --compact select). A failure half-way ends the same envelope with status:error \
+                 and error; data keeps the whole items written before it."
+            }
+            OutputKind::Document => "One envelope on stdout; data is a Markdown string.",
+            OutputKind::Events => {
+                "One envelope on stdout, at the end; data is the JSON array of events."
+            }
+            OutputKind::None => "One envelope on stdout; data is null.",
+        };
+    }
     if surface::of(registry.profile).list_shape == ListShape::EnvelopeArray {
         return match kind {
             OutputKind::Object => "One envelope on stdout; data is one JSON object.",
@@ -265,7 +285,29 @@ pub(crate) fn exit_code_rows(registry: &Registry, only: Option<&[&str]>) -> Vec<
     }
     // Built-ins grouped by (exit code in this profile, their PAS group), in table order.
     let mut groups: Vec<(u8, u8, Vec<&codes::Builtin>)> = Vec::new();
-    for builtin in codes::BUILTINS {
+    if surface.errors == ErrorChannel::RobotEnvelope {
+        // robot 11: a runtime error is reported under the constant of its role (the precise
+        // one is the envelope's error.details.kind), so the table is the spec's own, plus a
+        // row for each role the runtime raises that the spec gives no code.
+        let mut seen: Vec<ExitRole> = Vec::new();
+        for builtin in codes::BUILTINS {
+            let role = crate::robot::builtin_role(builtin.name).unwrap_or(ExitRole::Internal);
+            if seen.contains(&role) || registry.code_for_role(role).is_some() {
+                continue;
+            }
+            seen.push(role);
+            let (name, exit) = registry.role_code(role);
+            rows.push((
+                u16::from(exit),
+                0,
+                format!("{} ({name})", role_meaning(role)),
+            ));
+        }
+    }
+    for builtin in codes::BUILTINS
+        .iter()
+        .filter(|_| surface.errors != ErrorChannel::RobotEnvelope)
+    {
         let exit = surface.exit_of(registry, builtin.name);
         match groups
             .iter_mut()
@@ -299,7 +341,7 @@ pub(crate) fn exit_code_rows(registry: &Registry, only: Option<&[&str]>) -> Vec<
     let destructive = registry
         .all_commands()
         .iter()
-        .any(|c| c.effect == Effect::Destructive)
+        .any(|c| surface.needs_confirm(c))
         && only.is_none_or(|names| names.contains(&confirm));
     let confirm_exit = surface.exit_of(registry, confirm);
     if destructive
@@ -335,7 +377,9 @@ pub(crate) fn exit_code_rows(registry: &Registry, only: Option<&[&str]>) -> Vec<
         }
         let exit = match surface.errors {
             ErrorChannel::StderrTable => code.code,
-            ErrorChannel::Envelope => u16::from(surface.exit_of(registry, &code.name)),
+            ErrorChannel::Envelope | ErrorChannel::RobotEnvelope => {
+                u16::from(surface.exit_of(registry, &code.name))
+            }
         };
         let success = if code.success { ", success" } else { "" };
         rows.push((
@@ -348,6 +392,22 @@ pub(crate) fn exit_code_rows(registry: &Registry, only: Option<&[&str]>) -> Vec<
     rows.into_iter()
         .map(|(code, _, text)| (code, text))
         .collect()
+}
+
+/// What a role's code means, for a robot table row the spec does not declare.
+fn role_meaning(role: ExitRole) -> &'static str {
+    match role {
+        ExitRole::Arguments => "Invalid arguments",
+        ExitRole::Internal => "Internal error",
+        ExitRole::Interrupted => "Interrupted by SIGINT or SIGTERM",
+        ExitRole::Session => "Session not found or invalid",
+        ExitRole::Lock => "Lock contention",
+        ExitRole::Blocked => "A safety gate blocked the action",
+        ExitRole::Confirmation => "Needs confirmation",
+        ExitRole::Partial => "Some actions failed",
+        ExitRole::Capability => "A required capability is missing",
+        ExitRole::Io => "I/O error",
+    }
 }
 
 /// The variable that names a tool's configuration file: the name in upper snake case and
@@ -377,32 +437,61 @@ pub(crate) fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The switches the runtime adds to one command, as (long name, meaning): `--dry-run` where the
-/// spec offers it, the profile's confirm flag (`--force`) on a destructive command. Agent help,
-/// `.llm`, the catalog and the MCP export all list them, and the runtime's clap command has them.
-pub fn command_switches(registry: &Registry, command: &Command) -> Vec<(&'static str, String)> {
+/// The flags the runtime adds to one command, as every face lists them: `--dry-run` where the
+/// spec offers it, the profile's confirm flag (`--force`, robot's `--yes`) where the command
+/// needs it ([`surface::Surface::needs_confirm`]), and robot's `--session <ID>`/`--resume` on a
+/// command that continues or reads a session. Agent help, `.llm`, the catalog and the MCP export
+/// all list them, and the runtime's clap command has them.
+pub fn command_switches(registry: &Registry, command: &Command) -> Vec<surface::CommandFlag> {
     let surface = surface::of(registry.profile);
     let mut switches = Vec::new();
     if command.dry_run {
-        switches.push((
-            "dry-run",
-            "Validate and report what would change, changing nothing.".to_owned(),
-        ));
+        switches.push(surface::CommandFlag {
+            long: "dry-run",
+            value: None,
+            meaning: "Validate and report what would change, changing nothing.".to_owned(),
+            required: false,
+        });
     }
-    if command.effect == Effect::Destructive {
+    if surface.needs_confirm(command) {
         let verb_rm = command.name == crate::Verb::Rm.as_str()
             && !registry.commands.iter().any(|c| c.name == command.name);
         let what = if verb_rm {
             "Confirm a wildcard path (or the whole tree); without it such a call is refused."
                 .to_owned()
-        } else {
+        } else if command.effect == Effect::Destructive {
             format!(
                 "Confirm the destructive change; without it the command refuses with {} and \
                  changes nothing.",
                 surface.confirm_error_in(registry)
             )
+        } else {
+            format!(
+                "Confirm; without it the command refuses with {} and acts on nothing.",
+                surface.confirm_error_in(registry)
+            )
         };
-        switches.push((surface.confirm_flag, what));
+        switches.push(surface::CommandFlag {
+            long: surface.confirm_flag,
+            value: None,
+            meaning: what,
+            required: false,
+        });
     }
+    switches.extend(surface.session_flags_of(registry, command));
     switches
+}
+
+/// A command flag as a parameter row: (`--long` or `--long <VALUE>`, facts).
+pub(crate) fn command_flag_row(flag: &surface::CommandFlag) -> (String, String) {
+    match flag.value {
+        None => (
+            format!("--{}", flag.long),
+            format!("boolean switch. {}", flag.meaning),
+        ),
+        Some(value) => (
+            format!("--{} <{value}>", flag.long),
+            format!("string. {}", flag.meaning),
+        ),
+    }
 }

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use crate::{Command, Effect, Profile, Registry, Verb};
+use crate::{Command, Profile, Registry, Verb};
 
 use super::report::{self, Pointer};
 
@@ -64,11 +64,11 @@ impl<'a> Context<'a> {
             ("docs" | "completions" | "man", _) => {
                 Some("a built-in documentation command (`.llm`, completions, man page)")
             }
+            (crate::surface::CAPABILITIES_WORD | crate::surface::SESSIONS_WORD, Profile::Robot) => {
+                Some("a built-in command of the robot profile")
+            }
             _ if builtin => {
                 Some("a built-in command of the profile (see `surface::BUILTIN_WORDS`)")
-            }
-            ("capabilities" | "sessions", Profile::Robot) => {
-                Some("a built-in command of the robot profile")
             }
             _ if self.verbs.iter().any(|verb| verb.as_str() == word) => {
                 Some("a verb command generated from `resources`")
@@ -86,45 +86,40 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// The flags the built CLI adds to a command (or, with `None`, to every command).
+    /// The flags the built CLI adds to a command (or, with `None`, to every command): clap's
+    /// `--help`, and what the profile's surface table says (`surface::Surface::flags`, the list
+    /// `--format`, the confirm flag, robot's session flags), the table every face reads too.
     pub fn builtin_flags(&self, command: Option<&Command>) -> Vec<BuiltinFlag> {
+        let surface = crate::surface::of(self.profile());
+        // `--agent` and `--format` stay accepted in every profile's examples (compose's runtime
+        // answers them with a hint to drop them, which an example may show).
         let mut flags = vec![
-            BuiltinFlag::switch("agent", None),
             BuiltinFlag::switch("help", Some('h')),
-            BuiltinFlag::switch("version", Some('V')),
+            BuiltinFlag::switch("agent", None),
             BuiltinFlag::valued("format"),
-            BuiltinFlag::valued("audit-log"),
-            BuiltinFlag::valued("config"),
         ];
-        match self.profile() {
-            Profile::Pas => {}
-            Profile::Compose => flags.push(BuiltinFlag::switch("toon", None)),
-            Profile::Robot => {
-                flags.push(BuiltinFlag::switch("compact", None));
-                flags.push(BuiltinFlag::valued("fields"));
-                flags.push(BuiltinFlag::switch("include-prose", None));
-                flags.push(BuiltinFlag::valued("prose-style"));
+        for flag in surface.flags {
+            if flags.iter().any(|f| f.long == flag.long) {
+                continue;
             }
-        }
-        if let Some(command) = command.filter(|_| self.profile() == Profile::Robot) {
-            // robot confirms with `--yes` what needs confirming, destructive commands included.
-            if command.confirm || command.effect == Effect::Destructive {
-                flags.push(BuiltinFlag::switch("yes", None));
-            }
-            if command
-                .session
-                .is_some_and(|s| s != crate::robot::SessionUse::Create)
-            {
-                flags.push(BuiltinFlag::valued("session"));
-                flags.push(BuiltinFlag::switch("resume", None));
-            }
+            let short = (flag.long == "version").then_some('V');
+            flags.push(match flag.value {
+                None => BuiltinFlag::switch(flag.long, short),
+                Some(_) => BuiltinFlag::valued(flag.long),
+            });
         }
         if let Some(command) = command {
             if command.dry_run {
                 flags.push(BuiltinFlag::switch("dry-run", None));
             }
-            if command.effect == Effect::Destructive && self.profile() != Profile::Robot {
-                flags.push(BuiltinFlag::switch("force", None));
+            if surface.needs_confirm(command) {
+                flags.push(BuiltinFlag::switch(surface.confirm_flag, None));
+            }
+            for flag in surface.session_flags_of(self.registry, command) {
+                flags.push(match flag.value {
+                    None => BuiltinFlag::switch(flag.long, None),
+                    Some(_) => BuiltinFlag::valued(flag.long),
+                });
             }
         }
         flags
