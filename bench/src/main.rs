@@ -32,7 +32,9 @@ fn main() {
         Some("mcp") => mcp::run(),
         Some("profile") => profile::run(),
         _ => {
-            eprintln!("usage: pas-bench check|runtime|compose|limits|tokens|new|skills|robot|mcp|profile");
+            eprintln!(
+                "usage: pas-bench check|runtime|compose|limits|tokens|new|skills|robot|mcp|profile"
+            );
             std::process::exit(2);
         }
     }

@@ -126,6 +126,9 @@ fn root(plan: &Plan) -> Result<TokenStream, EmitError> {
         let text = lit(&text);
         quote!(, long_about = #text)
     });
+    // Without a description, `long_about = None` keeps clap from taking the doc comment below
+    // as one, which the registry would read back as a description the spec never had.
+    let long_about = long_about.unwrap_or_else(|| quote!(, long_about = None));
     let text = doc(&format!(
         "{}: {}\n\nGenerated from its spec; the handlers are the `Handlers` trait.",
         registry.name, registry.summary
