@@ -37,15 +37,7 @@ fn with_limits(on: bool, bin: &std::path::Path, args: &[&str]) -> Vec<String> {
 pub fn run() {
     let word_counter = tools::release_binary("word-counter", "word-counter");
     let list_runtime = tools::release_binary("pas-bench", "list_runtime");
-    let dir = std::env::temp_dir().join(format!("pas-bench-limits-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("words.txt");
-    std::fs::write(
-        &file,
-        "the quick brown fox jumps over the lazy dog\n".repeat(100),
-    )
-    .expect("write the counted file");
-    let file = file.display().to_string();
+    let (dir, file) = tools::words_file("limits", 100);
 
     let mut out = String::new();
     out.push_str("## Default limits: timeout and output cap armed vs off\n\n");

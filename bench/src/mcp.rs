@@ -19,11 +19,7 @@ const MEMORY_CALLS: [usize; 2] = [100, 10_000];
 
 pub fn run() {
     let bin = tools::release_binary("word-counter", "word-counter");
-    let dir = std::env::temp_dir().join(format!("pas-bench-mcp-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("words.txt");
-    std::fs::write(&file, "the quick brown fox jumps over the lazy dog\n").expect("a file");
-    let file = file.display().to_string();
+    let (dir, file) = tools::words_file("mcp", 1);
 
     // Spawns: the CLI call an agent without MCP makes.
     let started = Instant::now();

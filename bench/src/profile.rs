@@ -105,13 +105,7 @@ pub fn run() {
     let main_target = std::env::var_os("CARGO_TARGET_DIR")
         .map_or_else(|| tools::workspace().join("target"), PathBuf::from);
     let target = main_target.join("pas-bench-profiles");
-    let file = std::env::temp_dir().join(format!("pas-bench-profile-{}.txt", std::process::id()));
-    std::fs::write(
-        &file,
-        "the quick brown fox jumps over the lazy dog\n".repeat(100),
-    )
-    .expect("write the counted file");
-    let file = file.display().to_string();
+    let (dir, file) = tools::words_file("profile", 100);
 
     let mut pairs = Vec::new();
     for (i, variant) in VARIANTS.iter().enumerate() {
@@ -176,5 +170,5 @@ pub fn run() {
     print!("{out}");
     report::update_section(&tools::workspace().join("BENCHMARKS.md"), "profile", &out)
         .expect("write BENCHMARKS.md");
-    let _ = std::fs::remove_file(&file);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -146,15 +146,7 @@ pub fn run() {
     let list_runtime = tools::release_binary("pas-bench", "list_runtime");
     let list_base = tools::release_binary("pas-bench", "list_baseline");
 
-    let dir = std::env::temp_dir().join(format!("pas-bench-runtime-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("words.txt");
-    std::fs::write(
-        &file,
-        "the quick brown fox jumps over the lazy dog\n".repeat(100),
-    )
-    .expect("write the counted file");
-    let file = file.display().to_string();
+    let (dir, file) = tools::words_file("runtime", 100);
 
     let base_count = argv(&wc_base, &[&file]);
     let counts: Vec<Vec<String>> = builds

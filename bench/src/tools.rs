@@ -71,3 +71,19 @@ pub fn on_path(program: &str) -> bool {
         .output()
         .is_ok_and(|o| o.status.success())
 }
+
+/// A scratch directory for the suite `suite` holding `words.txt`, `lines` copies of one
+/// English line (100 lines: the 4 KiB file the start-up rows count). Returns the directory,
+/// which the suite removes when it ends, and the file's path as a command argument.
+pub fn words_file(suite: &str, lines: usize) -> (PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("pas-bench-{suite}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("words.txt");
+    std::fs::write(
+        &file,
+        "the quick brown fox jumps over the lazy dog\n".repeat(lines),
+    )
+    .expect("write the counted file");
+    let file = file.display().to_string();
+    (dir, file)
+}
