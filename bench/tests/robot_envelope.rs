@@ -85,3 +85,32 @@ fn markdown_still_renders_the_whole_list() {
     assert!(serde_json::from_str::<Value>(&text).is_err(), "{text}");
     assert!(text.contains("item-1"), "{text}");
 }
+
+/// To a file (a sink no reader waits on) the items go in batches of 64 KiB, each joined in
+/// place into the `data` array: across many batches the envelope is still one valid JSON value
+/// with every item once, in order.
+#[test]
+fn a_long_list_written_to_a_file_joins_its_batches_into_one_envelope() {
+    let dir = std::env::temp_dir().join(format!("pas-robot-batches-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("stdout.json");
+    let count = 30_000u64;
+    let status = Command::new(env!("CARGO_BIN_EXE_robot_runtime"))
+        .args(["robot", "list", "--count", &count.to_string()])
+        .env("XDG_DATA_HOME", dir.join("home"))
+        .stdout(std::fs::File::create(&path).unwrap())
+        .status()
+        .expect("robot_runtime runs");
+    assert_eq!(status.code(), Some(0));
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        text.len() > 4 * 64 * 1024,
+        "several batches: {} bytes",
+        text.len()
+    );
+    assert_eq!(text.lines().count(), 1, "one envelope, one line");
+    let value: Value = serde_json::from_str(&text).expect("stdout is one JSON value");
+    assert_eq!(value["status"], "success");
+    assert_eq!(ids(&value), (0..count).collect::<Vec<_>>());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -59,14 +59,18 @@ pub(crate) trait Profile: Send {
         false
     }
     /// Whole lines (each an item and `\n`), as `stream_item` would have written them one by
-    /// one; only called when [`Profile::plain_lines`] said so.
+    /// one; only called when [`Profile::plain_lines`] said so. The lines are `batch[1..]`:
+    /// `batch[0]` is a spare byte the profile may overwrite with a separator, so what goes
+    /// before the lines leaves in the same write (a separate one-byte write would cost a
+    /// system call per batch once the buffer is full). The profile may rewrite the batch in
+    /// place; the caller reuses it only after clearing it.
     fn stream_lines(
         &mut self,
         sinks: &mut Sinks,
         _kind: StreamKind,
-        lines: &[u8],
+        batch: &mut [u8],
     ) -> io::Result<()> {
-        sinks.stdout.write(lines)?;
+        sinks.stdout.write(&batch[1..])?;
         sinks.stdout.end_line()
     }
     /// `complete` is false when the stream failed or was interrupted half-way.

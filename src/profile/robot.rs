@@ -53,8 +53,6 @@ pub(crate) struct RobotProfile {
     streaming: bool,
     /// The `--fields`/`--compact` filter of a streamed list's items (read once at its start).
     item_filter: Option<(Option<Vec<String>>, Vec<String>)>,
-    /// A batch of items, joined, before it is written (reused).
-    batch: Vec<u8>,
     /// An envelope is on stdout already: anything after it goes to stderr only.
     written: bool,
 }
@@ -85,7 +83,6 @@ impl RobotProfile {
             count: 0,
             streaming: false,
             item_filter: None,
-            batch: Vec::new(),
             written: false,
         }
     }
@@ -110,41 +107,45 @@ impl RobotProfile {
         (name, code, Some(role))
     }
 
-    /// A batch of whole lines as the items of the envelope's `data` array: one copy, each
-    /// newline turned into the comma before the next item (found with SIMD: on a long list this
-    /// scan is most of what the envelope costs over plain lines). `None`, with nothing counted,
-    /// when the batch holds an empty line or a last line without its newline: the caller then
-    /// takes it item by item.
-    fn joined(&mut self, lines: &[u8]) -> Option<Vec<u8>> {
-        let mut batch = std::mem::take(&mut self.batch);
-        batch.clear();
-        if self.count > 0 {
-            batch.push(b',');
-        }
-        let body = batch.len();
-        batch.extend_from_slice(lines);
-        let (mut items, mut line_start) = (0u64, 0usize);
-        for at in memchr::memchr_iter(b'\n', lines) {
-            if at == line_start {
-                self.batch = batch;
-                return None;
+    /// A batch of lines (`batch[1..]`, see [`Profile::stream_lines`]) made, in place, into the
+    /// next items of the envelope's `data` array: each newline becomes the comma before the
+    /// next item (found with SIMD: on a long list this scan is most of what the envelope costs
+    /// over plain lines), and the spare byte `batch[0]` the comma after the items already
+    /// written. Returns the range to write, empty when the batch holds no item. An empty line
+    /// is no item: the items after it move down over it (never in practice: the render loop
+    /// only hands over whole lines of JSON, which are never empty). A last line without its
+    /// newline is an item all the same.
+    fn joined(&mut self, batch: &mut [u8]) -> std::ops::Range<usize> {
+        // `end` is where the next byte of the joined items goes; with no empty line it trails
+        // the scan by one byte at most, and nothing moves.
+        let (mut items, mut end, mut line_start) = (0u64, 1usize, 1usize);
+        while line_start < batch.len() {
+            let line_end = memchr::memchr(b'\n', &batch[line_start..])
+                .map_or(batch.len(), |at| line_start + at);
+            if line_end > line_start {
+                if items > 0 {
+                    batch[end] = b',';
+                    end += 1;
+                }
+                if end != line_start {
+                    batch.copy_within(line_start..line_end, end);
+                }
+                end += line_end - line_start;
+                items += 1;
             }
-            batch[body + at] = b',';
-            items += 1;
-            line_start = at + 1;
-        }
-        if line_start != lines.len() {
-            self.batch = batch;
-            return None;
+            line_start = line_end + 1;
         }
         if items == 0 {
-            batch.clear();
-        } else {
-            // The last newline became a comma with no item after it.
-            batch.pop();
+            return 1..1;
         }
+        let start = if self.count > 0 {
+            batch[0] = b',';
+            0
+        } else {
+            1
+        };
         self.count += items;
-        Some(batch)
+        start..end
     }
 
     fn head(&self, status: &str) -> Map<String, Value> {
@@ -491,18 +492,14 @@ impl Profile for RobotProfile {
         &mut self,
         sinks: &mut Sinks,
         kind: StreamKind,
-        lines: &[u8],
+        batch: &mut [u8],
     ) -> io::Result<()> {
         // Whole lines of compact JSON, which never holds a raw newline: each ends one item.
-        if self.streaming
-            && self.item_filter.is_none()
-            && let Some(batch) = self.joined(lines)
-        {
-            let written = sinks.stdout.write(&batch);
-            self.batch = batch;
-            return written;
+        if self.streaming && self.item_filter.is_none() {
+            let joined = self.joined(batch);
+            return sinks.stdout.write(&batch[joined]);
         }
-        for item in lines.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        for item in batch[1..].split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
             self.stream_item(sinks, kind, item)?;
         }
         Ok(())
@@ -681,21 +678,25 @@ mod tests {
         RobotProfile::new(Arc::new(registry), false, &[])
     }
 
-    /// Batches of whole lines join into one `data` array across batches; a batch with an empty
-    /// line or an unfinished last line is left to the item-by-item path, nothing counted.
+    /// Batches of lines join, in place, into one `data` array across batches: the spare first
+    /// byte becomes the comma after the items already written, an empty line is no item, and a
+    /// last line without its newline is an item.
     #[test]
     fn batches_of_lines_join_into_the_data_array() {
         let mut profile = profile();
-        let first = profile.joined(b"{\"a\":1}\n{\"a\":2}\n").unwrap();
-        assert_eq!(first, b"{\"a\":1},{\"a\":2}");
-        let second = profile.joined(b"{\"a\":3}\n").unwrap();
-        assert_eq!(second, b",{\"a\":3}");
-        assert_eq!(profile.count, 3);
-        assert!(profile.joined(b"{\"a\":4}\n\n{\"a\":5}\n").is_none());
-        assert!(profile.joined(b"{\"a\":4}\n{\"a\":5}").is_none());
-        assert_eq!(profile.count, 3);
-        assert_eq!(profile.joined(b"").unwrap(), b"");
-        assert_eq!(profile.count, 3);
+        let mut join = |lines: &[u8]| {
+            let mut batch = vec![b'\n'];
+            batch.extend_from_slice(lines);
+            let range = profile.joined(&mut batch);
+            String::from_utf8(batch[range].to_vec()).unwrap()
+        };
+        assert_eq!(join(b"{\"a\":1}\n{\"a\":2}\n"), r#"{"a":1},{"a":2}"#);
+        assert_eq!(join(b"{\"a\":3}\n"), r#",{"a":3}"#);
+        assert_eq!(join(b"\n{\"a\":4}\n\n\n{\"a\":5}\n"), r#",{"a":4},{"a":5}"#);
+        assert_eq!(join(b"{\"a\":6}\n{\"a\":7}"), r#",{"a":6},{"a":7}"#);
+        assert_eq!(join(b""), "");
+        assert_eq!(join(b"\n\n"), "");
+        assert_eq!(profile.count, 7);
     }
 
     /// Parse errors, panics and signals exit with their roles' codes, never a success's.

@@ -65,6 +65,8 @@ pub(crate) fn reply(shared: &Arc<Shared>, reply: Reply) -> Result<(), Stop> {
 /// Lines a batched stream joins before it hands them over together (under the lock).
 /// The sink's buffer size: a full batch goes to stdout as it is, not copied into the buffer.
 const BATCH: usize = 64 * 1024;
+/// The placeholder of the spare first byte of a buffer handed to `stream_lines`.
+const SPARE: u8 = b'\n';
 
 fn stream(shared: &Arc<Shared>, mut stream: Stream) -> Result<(), Stop> {
     let kind = stream.kind;
@@ -134,7 +136,8 @@ fn line_by_line(
     // call, is flushed line by line and never pays for a thread. Dropped (joined) on return,
     // before the caller takes the lock, which it also takes.
     let (mut flusher, mut flusher_tried) = (None::<Flusher>, false);
-    // One buffer for every item: memory stays flat whatever the count.
+    // One buffer for every item: memory stays flat whatever the count. Its first byte is the
+    // spare byte `stream_lines` may use for a separator; the item starts after it.
     let mut line = Vec::with_capacity(1024);
     // One catch around the whole loop rather than one per item (a panic ends the stream either
     // way): the hot path is the producer, the lock and the profile, nothing more.
@@ -144,16 +147,17 @@ fn line_by_line(
                 return Err(Stop::Failed(error));
             }
             line.clear();
+            line.push(SPARE);
             match (stream.next)(encoding, &mut line) {
                 None => return Ok(()),
                 Some(Err(error)) => return Err(Stop::Failed(error)),
                 Some(Ok(())) => {}
             }
-            cap.scrub(&mut line, 0);
+            cap.scrub(&mut line, 1);
             if plain {
                 line.push(b'\n');
             }
-            if !cap.admit(line.len()) {
+            if !cap.admit(line.len() - 1) {
                 return Ok(());
             }
             let mut output = shared.lock();
@@ -161,9 +165,11 @@ fn line_by_line(
             if plain {
                 output
                     .profile
-                    .stream_lines(&mut output.sinks, kind, &line)?;
+                    .stream_lines(&mut output.sinks, kind, &mut line)?;
             } else {
-                output.profile.stream_item(&mut output.sinks, kind, &line)?;
+                output
+                    .profile
+                    .stream_item(&mut output.sinks, kind, &line[1..])?;
             }
             if live && !flusher_tried && output.sinks.stdout.pending() {
                 flusher_tried = true;
@@ -189,9 +195,11 @@ fn batched(
     cap: &mut Cap,
 ) -> Result<(), Stop> {
     let kind = stream.kind;
+    // The spare byte `stream_lines` may use for a separator, then whole lines.
     let mut batch = Vec::with_capacity(BATCH + 1024);
+    batch.push(SPARE);
     // The bytes of `batch` that are whole lines: a panic may leave half an item after them.
-    let mut whole = 0;
+    let mut whole = 1;
     let caught = panics::catch(|| -> Result<(), Stop> {
         loop {
             if let Some(error) = shared.stop_requested() {
@@ -209,10 +217,11 @@ fn batched(
                 return Ok(());
             }
             whole = batch.len();
-            if whole >= BATCH {
-                hand_over(shared, kind, &batch)?;
+            if whole > BATCH {
+                hand_over(shared, kind, &mut batch)?;
                 batch.clear();
-                whole = 0;
+                batch.push(SPARE);
+                whole = 1;
             }
         }
     });
@@ -221,10 +230,10 @@ fn batched(
         return result;
     }
     batch.truncate(whole);
-    let handed = if batch.is_empty() {
+    let handed = if batch.len() == 1 {
         Ok(())
     } else {
-        hand_over(shared, kind, &batch)
+        hand_over(shared, kind, &mut batch)
     };
     // The stream's own failure is the one to report; else a failed write.
     result.and(handed)
@@ -288,12 +297,12 @@ fn truncated(
     Ok(())
 }
 
-fn hand_over(shared: &Shared, kind: StreamKind, lines: &[u8]) -> Result<(), Stop> {
+fn hand_over(shared: &Shared, kind: StreamKind, batch: &mut [u8]) -> Result<(), Stop> {
     let mut output = shared.lock();
     let output = &mut *output;
     Ok(output
         .profile
-        .stream_lines(&mut output.sinks, kind, lines)?)
+        .stream_lines(&mut output.sinks, kind, batch)?)
 }
 
 /// Flushes lines left waiting by the sink's latency rule, every [`LINE_LATENCY`], for as long
