@@ -16,8 +16,8 @@ use crate::builtins::{self, health};
 use crate::clap_augment::{self, FORMAT_ID};
 use crate::config_file::{self, ConfigFile};
 use crate::context::{self, Context, Selected};
+use crate::ending::{Outcome, Output, Shared, Stop};
 use crate::error::Error;
-use crate::output::{Outcome, Output, Shared, Stop};
 use crate::profile::{self, CallOptions};
 use crate::redact::Redactor;
 use crate::reply::Reply;
@@ -402,7 +402,7 @@ impl App {
                 ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
                     if crate::closed_stdout::stdout_was_closed() =>
                 {
-                    Outcome::Failed(crate::output::output_lost(&crate::output::closed_error()))
+                    Outcome::Failed(crate::ending::output_lost(&crate::ending::closed_error()))
                 }
                 ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => match err.print() {
                     Ok(()) => Outcome::Success,

@@ -23,8 +23,8 @@ use pas_spec::faces::{llm, skill};
 
 use crate::argv;
 use crate::codes;
+use crate::ending::{Outcome, Shared, Stop};
 use crate::error::Error;
-use crate::output::{Outcome, Shared, Stop};
 
 /// The built-in words answered here (the compose profile's `tools` is a clap subcommand).
 pub const WORDS: [&str; 4] = ["docs", "completions", "man", "tools"];

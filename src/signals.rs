@@ -13,7 +13,7 @@
 //!   waits), writes the whole lines still buffered and the report with write(2), and calls
 //!   `_exit`. When the lock is held, a line is being written: the handler only records the
 //!   signal, and the writer ends the call (through the profile, as usual) as soon as it
-//!   releases the lock ([`crate::output::OutputGuard`]). No thread: spawning one and reaping it
+//!   releases the lock ([`crate::ending::OutputGuard`]). No thread: spawning one and reaping it
 //!   at exit cost a one-shot call more than its own work on a loaded machine.
 //! - Watcher thread (the compose profile, whose report is an envelope on stdout that depends
 //!   on the call; an audit log, whose record has the call's duration; a tool with secret
@@ -29,8 +29,8 @@
 use std::sync::Arc;
 
 use crate::codes;
+use crate::ending::{Outcome, Shared};
 use crate::error::Error;
-use crate::output::{Outcome, Shared};
 
 /// The error a signal ends the call with.
 #[cold]
@@ -226,7 +226,7 @@ impl Watch {
                         (signal, line, code)
                     })
                     .collect();
-                output.signal_lines = Some(crate::output::SignalLines { lines });
+                output.signal_lines = Some(crate::ending::SignalLines { lines });
             }
             direct
         };

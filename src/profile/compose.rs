@@ -33,8 +33,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{CallOptions, Profile, ProgressStyle};
+use crate::ending::Sinks;
 use crate::error::Error;
-use crate::output::Sinks;
 use crate::redact::Redactor;
 use crate::reply::{Encoding, Object, Page, StreamKind};
 

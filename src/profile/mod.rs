@@ -16,8 +16,8 @@ use std::sync::Arc;
 
 use pas_spec::{OutputKind, Registry};
 
+use crate::ending::Sinks;
 use crate::error::Error;
-use crate::output::Sinks;
 use crate::redact::Redactor;
 use crate::reply::{Encoding, Object, Page, StreamKind};
 

@@ -17,8 +17,8 @@ use serde_json::Value;
 
 use super::{CallOptions, Profile, ProgressStyle};
 use crate::codes;
+use crate::ending::Sinks;
 use crate::error::Error;
-use crate::output::Sinks;
 use crate::redact::Redactor;
 use crate::render::human;
 use crate::reply::{Encoding, Object, Page, StreamKind};

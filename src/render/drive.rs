@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread::JoinHandle;
 
-use crate::output::{LINE_LATENCY, Shared, Stop};
+use crate::ending::{LINE_LATENCY, Shared, Stop};
 use crate::panics;
 use crate::reply::{Body, Encoding, Reply, Stream, StreamKind};
 
@@ -275,7 +275,7 @@ impl Cap {
 /// `meta.truncated`), and an `OUTPUT_TRUNCATED` warning where the profile shows warnings.
 fn truncated(
     shared: &Shared,
-    output: &mut crate::output::Output,
+    output: &mut crate::ending::Output,
     kept: u64,
     items: Option<u64>,
 ) -> Result<(), Stop> {
