@@ -402,7 +402,7 @@ impl App {
                 ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
                     if crate::closed_stdout::stdout_was_closed() =>
                 {
-                    Outcome::Failed(crate::ending::output_lost(&crate::ending::closed_error()))
+                    Outcome::Failed(crate::ending::output_lost(&crate::streams::closed_error()))
                 }
                 ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => match err.print() {
                     Ok(()) => Outcome::Success,

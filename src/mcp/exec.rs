@@ -684,7 +684,7 @@ fn collect(reply: Reply, shared: &Shared, progress: &dyn Fn(Value)) -> Result<Co
         Body::Object(object) => {
             let bytes = object.json.map_err(Stop::Failed)?;
             let value = serde_json::from_slice(&bytes)
-                .map_err(|e| Stop::Failed(crate::reply::serialise_error(e)))?;
+                .map_err(|e| Stop::Failed(crate::error::serialise_error(e)))?;
             Ok(Collected::Object(value))
         }
         Body::Document(markdown) => Ok(Collected::Document(markdown)),
@@ -724,7 +724,7 @@ fn pull(
             Some(Err(error)) => return Err(error),
             Some(Ok(())) => {}
         }
-        let value: Value = serde_json::from_slice(&buf).map_err(crate::reply::serialise_error)?;
+        let value: Value = serde_json::from_slice(&buf).map_err(crate::error::serialise_error)?;
         if stream.kind == StreamKind::Events {
             count += 1;
             progress(json!({ "progress": count, "message": String::from_utf8_lossy(&buf) }));

@@ -33,10 +33,10 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{CallOptions, Profile, ProgressStyle};
-use crate::ending::Sinks;
 use crate::error::Error;
 use crate::redact::Redactor;
 use crate::reply::{Encoding, Object, Page, StreamKind};
+use crate::streams::Sinks;
 
 /// The flag that asks for TOON instead of JSON.
 pub(crate) const TOON_FLAG: &str = "--toon";

@@ -16,10 +16,10 @@ use std::sync::Arc;
 
 use pas_spec::{OutputKind, Registry};
 
-use crate::ending::Sinks;
 use crate::error::Error;
 use crate::redact::Redactor;
 use crate::reply::{Encoding, Object, Page, StreamKind};
+use crate::streams::Sinks;
 
 /// How a profile wants handler progress shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

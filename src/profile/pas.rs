@@ -17,11 +17,11 @@ use serde_json::Value;
 
 use super::{CallOptions, Profile, ProgressStyle};
 use crate::codes;
-use crate::ending::Sinks;
 use crate::error::Error;
 use crate::redact::Redactor;
 use crate::render::human;
 use crate::reply::{Encoding, Object, Page, StreamKind};
+use crate::streams::Sinks;
 
 pub(crate) struct PasProfile {
     registry: Arc<Registry>,

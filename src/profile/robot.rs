@@ -31,11 +31,11 @@ use pas_spec::{OutputKind, Registry};
 use serde_json::{Map, Value};
 
 use super::{CallOptions, Profile, ProgressStyle};
-use crate::ending::Sinks;
 use crate::error::Error;
 use crate::redact::Redactor;
 use crate::reply::{Encoding, Object, StreamKind};
 use crate::robot::{CallState, gates, markdown, prepare};
+use crate::streams::Sinks;
 
 pub(crate) struct RobotProfile {
     registry: Arc<Registry>,
