@@ -209,6 +209,7 @@ impl App {
             pre.help = true;
             pre.argv.push(OsString::from("--help"));
         }
+        pre.locate_command(&self.registry);
         // A derive-built tool's output and input schemas (schemars: a visible share of
         // start-up) are made now only for a call that may show them; a handler asking its
         // context for the registry still gets them.
@@ -307,7 +308,7 @@ impl App {
                 early = Some(crate::mcp::not_built(&self.registry));
             }
         }
-        let profile = profile::for_call(self.registry.clone(), pre.agent, &pre.argv);
+        let profile = profile::for_call(self.registry.clone(), &pre);
         let robot = profile.robot_state();
         let output = Output::new(profile, redactor, audit);
         // compose and robot are machine output always: handlers see agent mode without `--agent`.
@@ -363,9 +364,7 @@ impl App {
         }
         // `docs`, `completions <shell>`, `man`, and `tools` outside compose: the built-in words
         // answered before clap, with or without `--agent`, after the global flags.
-        if let Some(outcome) =
-            doc_commands::answer(&self.registry, &self.command, shared, &pre.argv)
-        {
+        if let Some(outcome) = doc_commands::answer(&self.registry, &self.command, shared, pre) {
             return outcome;
         }
         // The call parses once, so it takes the command rather than cloning it (a deep copy of

@@ -18,6 +18,7 @@ use super::hooks::CallHooks;
 use super::result::{self, Collected, Items};
 use super::{arguments, confirm};
 use crate::app::App;
+use crate::argv::Prescan;
 use crate::ending::{Output, Shared, Stop};
 use crate::error::Error;
 use crate::redact::Redactor;
@@ -499,7 +500,7 @@ impl Executor {
             }),
             input,
         };
-        let profile = profile::for_call(self.registry.clone(), true, &[]);
+        let profile = profile::for_call(self.registry.clone(), &Prescan::agent_only());
         // robot: the call's state (confirmation, session, token controls), as on the CLI.
         let robot = profile.robot_state();
         let output = Output::new(profile, redactor, None);
@@ -529,7 +530,7 @@ impl Executor {
             error = error.with_suggestion(hint);
         }
         redactor.error(&mut error);
-        let profile = profile::for_call(self.registry.clone(), true, &[]);
+        let profile = profile::for_call(self.registry.clone(), &Prescan::agent_only());
         let exit = profile.exit_code(&error);
         result::error(&profile.envelope_error(error), exit)
     }
