@@ -59,6 +59,7 @@ pub mod codes;
 pub mod declare;
 pub mod diagnostic;
 pub mod faces;
+mod json_order;
 #[cfg(feature = "load")]
 pub mod load;
 pub mod model;
