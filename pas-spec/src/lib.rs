@@ -54,6 +54,7 @@
 //! `validate` (the validator, `naming`, and `check_source` with `load`), `template` (the `.llm` face
 //! through a minijinja template).
 
+pub mod argv_tree;
 pub mod builtin_codes;
 pub mod codes;
 pub mod declare;
