@@ -57,6 +57,7 @@ pub(crate) struct Prescan {
 
 impl Prescan {
     /// A call with no argv in agent mode (`TOOL mcp`: the call's words come from the client).
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
     pub(crate) fn agent_only() -> Self {
         Prescan {
             agent: true,
