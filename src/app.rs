@@ -9,7 +9,6 @@ use std::sync::Arc;
 use clap::error::ErrorKind;
 use pas_spec::{Registry, StdinMode};
 
-use crate::args::Args;
 use crate::argv::{self, Prescan};
 use crate::audit::Audit;
 use crate::builtins::{self, health};
@@ -18,12 +17,13 @@ use crate::config_file::{self, ConfigFile};
 use crate::context::{self, Context, Selected};
 use crate::ending::{Outcome, Output, Shared, Stop};
 use crate::error::Error;
+use crate::handler_args::Args;
 use crate::profile::{self, CallOptions};
 use crate::redact::Redactor;
 use crate::reply::Reply;
-use crate::resources::{self, Resources, route::VerbHandler};
+use crate::resources::{self, Resources, dispatch::VerbHandler};
 use crate::undeclared;
-use crate::{clap_face, codes, doc_commands, panics, parse_error, render, route, signals};
+use crate::{clap_face, codes, command_path, doc_commands, panics, parse_error, render, signals};
 
 /// A command's handler: parsed arguments and the call's context in, a reply or an error out.
 /// It never prints. `Send + Sync` because `TOOL mcp` runs concurrent calls on threads of their
@@ -104,7 +104,7 @@ impl App {
 
     /// [`App::resources`] for handlers the app shares with its commands' handlers.
     pub fn shared_resources<R: Resources + Send + Sync>(mut self, resources: Arc<R>) -> App {
-        self.resources = Some(resources::route::handler(resources));
+        self.resources = Some(resources::dispatch::handler(resources));
         self
     }
 
@@ -352,7 +352,7 @@ impl App {
     ) -> Outcome {
         if pre.validate {
             watch.start();
-            return crate::validate::run(&self.registry, shared, pre.agent);
+            return crate::validate_pas::run(&self.registry, shared, pre.agent);
         }
         if pre.print_spec {
             let spec = pas_spec::write::to_json(&self.registry);
@@ -410,7 +410,7 @@ impl App {
                 _ => {
                     let surface = pas_spec::surface::of(self.registry.profile);
                     let mut words = surface.invocation_prefix(&self.registry);
-                    words.extend(route::help_path(&cmd, &pre.argv));
+                    words.extend(command_path::help_path(&cmd, &pre.argv));
                     words.push("--help".to_owned());
                     let error = parse_error::map(&err, &words.join(" "));
                     Outcome::ParseFailed(Box::new(err), error)
@@ -426,7 +426,7 @@ impl App {
         config: Option<&ConfigFile>,
         argv: &[OsString],
     ) -> Outcome {
-        let (path, leaf) = route::matched(matches);
+        let (path, leaf) = command_path::matched(matches);
         if let Some(builtin) = builtins::matched(&self.registry, &path) {
             return self.run_builtin(shared, builtin, matches, leaf, config);
         }
@@ -455,7 +455,7 @@ impl App {
         argv: &[OsString],
         finish: impl FnOnce(Reply) -> Result<T, Stop>,
     ) -> Result<T, Stop> {
-        let (path, leaf) = route::matched(matches);
+        let (path, leaf) = command_path::matched(matches);
         let registry = &self.registry;
         let selected = match registry.commands.iter().position(|c| c.argv_path() == path) {
             Some(index) => Selected::Declared(index),
@@ -521,7 +521,7 @@ impl App {
             return Err(Stop::Failed(context::missing_input(&registry.name)));
         }
         let verb = match &selected {
-            Selected::Verb(_) => resources::route::verb_named(registry, &command.name),
+            Selected::Verb(_) => resources::dispatch::verb_named(registry, &command.name),
             Selected::Declared(_) => None,
         };
         let handler: &dyn Fn(&Args, &Context) -> Result<Reply, Error> = match verb {
@@ -709,7 +709,7 @@ fn root_runs_bare(registry: &Registry) -> bool {
 }
 
 fn agent_help(shared: &Shared, cmd: &clap::Command, argv: &[OsString]) -> Outcome {
-    let path = route::help_path(cmd, argv);
+    let path = command_path::help_path(cmd, argv);
     let mut output = shared.lock();
     let output = &mut *output;
     match output.profile.help(&mut output.sinks, &path) {
