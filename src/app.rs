@@ -9,21 +9,21 @@ use std::sync::Arc;
 use clap::error::ErrorKind;
 use pas_spec::{Registry, StdinMode};
 
-use crate::args::Args;
 use crate::argv::{self, Prescan};
 use crate::audit::Audit;
 use crate::builtins::{self, health};
 use crate::clap_augment::{self, FORMAT_ID};
 use crate::config_file::{self, ConfigFile};
 use crate::context::{self, Context, Selected};
+use crate::ending::{Outcome, Output, Shared, Stop};
 use crate::error::Error;
-use crate::output::{Outcome, Output, Shared, Stop};
+use crate::handler_args::Args;
 use crate::profile::{self, CallOptions};
 use crate::redact::Redactor;
 use crate::reply::Reply;
-use crate::resources::{self, Resources, route::VerbHandler};
+use crate::resources::{self, Resources, dispatch::VerbHandler};
 use crate::undeclared;
-use crate::{clap_face, codes, doc_commands, panics, parse_error, render, route, signals};
+use crate::{clap_face, codes, command_path, doc_commands, panics, parse_error, render, signals};
 
 /// A command's handler: parsed arguments and the call's context in, a reply or an error out.
 /// It never prints. `Send + Sync` because `TOOL mcp` runs concurrent calls on threads of their
@@ -104,7 +104,7 @@ impl App {
 
     /// [`App::resources`] for handlers the app shares with its commands' handlers.
     pub fn shared_resources<R: Resources + Send + Sync>(mut self, resources: Arc<R>) -> App {
-        self.resources = Some(resources::route::handler(resources));
+        self.resources = Some(resources::dispatch::handler(resources));
         self
     }
 
@@ -209,6 +209,7 @@ impl App {
             pre.help = true;
             pre.argv.push(OsString::from("--help"));
         }
+        pre.locate_command(&self.registry);
         // A derive-built tool's output and input schemas (schemars: a visible share of
         // start-up) are made now only for a call that may show them; a handler asking its
         // context for the registry still gets them.
@@ -307,7 +308,7 @@ impl App {
                 early = Some(crate::mcp::not_built(&self.registry));
             }
         }
-        let profile = profile::for_call(self.registry.clone(), pre.agent, &pre.argv);
+        let profile = profile::for_call(self.registry.clone(), &pre);
         let robot = profile.robot_state();
         let output = Output::new(profile, redactor, audit);
         // compose and robot are machine output always: handlers see agent mode without `--agent`.
@@ -351,7 +352,7 @@ impl App {
     ) -> Outcome {
         if pre.validate {
             watch.start();
-            return crate::validate::run(&self.registry, shared, pre.agent);
+            return crate::validate_pas::run(&self.registry, shared, pre.agent);
         }
         if pre.print_spec {
             let spec = pas_spec::write::to_json(&self.registry);
@@ -363,9 +364,7 @@ impl App {
         }
         // `docs`, `completions <shell>`, `man`, and `tools` outside compose: the built-in words
         // answered before clap, with or without `--agent`, after the global flags.
-        if let Some(outcome) =
-            doc_commands::answer(&self.registry, &self.command, shared, &pre.argv)
-        {
+        if let Some(outcome) = doc_commands::answer(&self.registry, &self.command, shared, pre) {
             return outcome;
         }
         // The call parses once, so it takes the command rather than cloning it (a deep copy of
@@ -402,7 +401,7 @@ impl App {
                 ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
                     if crate::closed_stdout::stdout_was_closed() =>
                 {
-                    Outcome::Failed(crate::output::output_lost(&crate::output::closed_error()))
+                    Outcome::Failed(crate::ending::output_lost(&crate::streams::closed_error()))
                 }
                 ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => match err.print() {
                     Ok(()) => Outcome::Success,
@@ -411,7 +410,7 @@ impl App {
                 _ => {
                     let surface = pas_spec::surface::of(self.registry.profile);
                     let mut words = surface.invocation_prefix(&self.registry);
-                    words.extend(route::help_path(&cmd, &pre.argv));
+                    words.extend(command_path::help_path(&cmd, &pre.argv));
                     words.push("--help".to_owned());
                     let error = parse_error::map(&err, &words.join(" "));
                     Outcome::ParseFailed(Box::new(err), error)
@@ -427,7 +426,7 @@ impl App {
         config: Option<&ConfigFile>,
         argv: &[OsString],
     ) -> Outcome {
-        let (path, leaf) = route::matched(matches);
+        let (path, leaf) = command_path::matched(matches);
         if let Some(builtin) = builtins::matched(&self.registry, &path) {
             return self.run_builtin(shared, builtin, matches, leaf, config);
         }
@@ -456,7 +455,7 @@ impl App {
         argv: &[OsString],
         finish: impl FnOnce(Reply) -> Result<T, Stop>,
     ) -> Result<T, Stop> {
-        let (path, leaf) = route::matched(matches);
+        let (path, leaf) = command_path::matched(matches);
         let registry = &self.registry;
         let selected = match registry.commands.iter().position(|c| c.argv_path() == path) {
             Some(index) => Selected::Declared(index),
@@ -522,7 +521,7 @@ impl App {
             return Err(Stop::Failed(context::missing_input(&registry.name)));
         }
         let verb = match &selected {
-            Selected::Verb(_) => resources::route::verb_named(registry, &command.name),
+            Selected::Verb(_) => resources::dispatch::verb_named(registry, &command.name),
             Selected::Declared(_) => None,
         };
         let handler: &dyn Fn(&Args, &Context) -> Result<Reply, Error> = match verb {
@@ -710,7 +709,7 @@ fn root_runs_bare(registry: &Registry) -> bool {
 }
 
 fn agent_help(shared: &Shared, cmd: &clap::Command, argv: &[OsString]) -> Outcome {
-    let path = route::help_path(cmd, argv);
+    let path = command_path::help_path(cmd, argv);
     let mut output = shared.lock();
     let output = &mut *output;
     match output.profile.help(&mut output.sinks, &path) {

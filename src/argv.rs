@@ -47,7 +47,33 @@ pub(crate) struct Prescan {
     pub validate: bool,
     /// `--help` or `-h` was given before `--`.
     pub help: bool,
+    /// `--toon` was given before `--` (compose encodes its envelope as TOON, parse errors too;
+    /// clap validates the flag itself later).
+    pub toon: bool,
+    /// The index in `argv` of the word that selects a command ([`command_word`]), once the
+    /// registry is known ([`Prescan::locate_command`]).
+    pub command_word: Option<usize>,
 }
+
+impl Prescan {
+    /// A call with no argv in agent mode (`TOOL mcp`: the call's words come from the client).
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+    pub(crate) fn agent_only() -> Self {
+        Prescan {
+            agent: true,
+            ..Prescan::default()
+        }
+    }
+
+    /// Finds the word that selects a command, once, for every reader after the pre-scan (the
+    /// built-in words, the schemas a call may show).
+    pub(crate) fn locate_command(&mut self, registry: &pas_spec::Registry) {
+        self.command_word = command_word(registry, &self.argv);
+    }
+}
+
+/// The compose profile's flag for a TOON envelope.
+pub(crate) const TOON_FLAG: &str = "--toon";
 
 /// Whether an environment value turns agent mode on.
 pub(crate) fn env_enables(value: Option<&OsStr>) -> bool {
@@ -119,6 +145,8 @@ pub(crate) fn prescan(args: impl IntoIterator<Item = OsString>, env_agent: bool)
             continue;
         } else if bytes == b"--help" || bytes == b"-h" {
             found.help = true;
+        } else if bytes == TOON_FLAG.as_bytes() {
+            found.toon = true;
         }
         found.argv.push(arg);
     }
@@ -252,6 +280,15 @@ commands:
         assert_eq!(at(&["t", "--nope", "docs"]), None);
         assert_eq!(at(&["t", "--", "docs"]), None);
         assert_eq!(at(&["t", "--db"]), None);
+    }
+
+    #[test]
+    fn toon_before_double_dash_only() {
+        assert!(scan(&["t", "list", "--toon"]).toon);
+        assert!(!scan(&["t", "list", "--", "--toon"]).toon);
+        assert!(!scan(&["t", "list"]).toon);
+        // The word stays in argv for clap, which knows whether the profile has the flag.
+        assert_eq!(scan(&["t", "--toon"]).argv, ["t", "--toon"]);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 use clap::builder::{PossibleValuesParser, ValueParser};
 use clap::{Arg, ArgAction};
+use pas_spec::argv_tree::ArgvTree;
 use pas_spec::{Command, ParamKind, ParamType, Parameter, Registry};
 use serde_json::Value;
 
@@ -22,7 +23,7 @@ pub fn arg_id(param: &Parameter) -> String {
 /// The runtime adds its own flags (`--agent`, `--audit-log`, `--format`) and version text when
 /// the app is built; this face adds only what the registry says.
 pub fn command_from_registry(registry: &Registry) -> clap::Command {
-    let mut tree = Node::default();
+    let mut tree = ArgvTree::default();
     // The level 3 and 4 verbs (`ls`, `cat`, ...) are commands too, so help and docs agree.
     let commands = registry.all_commands();
     for command in &commands {
@@ -35,8 +36,8 @@ pub fn command_from_registry(registry: &Registry) -> clap::Command {
     for param in &registry.global_flags {
         root = root.arg(arg(param).global(true));
     }
-    let single = tree.command.is_some();
-    let root = tree.apply(root);
+    let single = tree.item().is_some();
+    let root = apply(tree, root);
     // A group's generated about ("Commands: ...") is for nested groups; the tool has a summary.
     if single {
         root
@@ -53,63 +54,37 @@ pub(crate) fn with_verbs(
 ) -> clap::Command {
     for verb in verbs {
         if root.find_subcommand(&verb.name).is_none() {
-            let leaf = Node {
-                command: Some(verb),
-                children: Vec::new(),
-            };
-            root = root.subcommand(leaf.apply(clap::Command::new(verb.name.clone())));
+            let leaf = ArgvTree::leaf(&**verb);
+            root = root.subcommand(apply(leaf, clap::Command::new(verb.name.clone())));
         }
     }
     root
 }
 
-/// The command tree by argv words, in registry order.
-#[derive(Default)]
-struct Node<'a> {
-    command: Option<&'a Command>,
-    children: Vec<(String, Node<'a>)>,
-}
-
-impl<'a> Node<'a> {
-    fn insert(&mut self, path: &[String], command: &'a Command) {
-        match path.split_first() {
-            None => self.command = Some(command),
-            Some((word, rest)) => {
-                let index = match self.children.iter().position(|(w, _)| w == word) {
-                    Some(index) => index,
-                    None => {
-                        self.children.push((word.clone(), Node::default()));
-                        self.children.len() - 1
-                    }
-                };
-                self.children[index].1.insert(rest, command);
-            }
+/// The clap command of one node of the argv tree (a command, a group, or both), with its
+/// subcommands.
+fn apply(node: ArgvTree<&Command>, mut cmd: clap::Command) -> clap::Command {
+    if let Some(&command) = node.item() {
+        cmd = cmd.about(about(command));
+        for alias in &command.aliases {
+            cmd = cmd.visible_alias(alias.clone());
+        }
+        for param in &command.parameters {
+            cmd = cmd.arg(arg(param));
         }
     }
-
-    fn apply(self, mut cmd: clap::Command) -> clap::Command {
-        if let Some(command) = self.command {
-            cmd = cmd.about(about(command));
-            for alias in &command.aliases {
-                cmd = cmd.visible_alias(alias.clone());
-            }
-            for param in &command.parameters {
-                cmd = cmd.arg(arg(param));
-            }
-        }
-        if !self.children.is_empty() && self.command.is_none() {
-            // A group does nothing by itself: people get its help, agents a MISSING_COMMAND.
-            let words: Vec<&str> = self.children.iter().map(|(w, _)| w.as_str()).collect();
-            cmd = cmd
-                .about(format!("Commands: {}", words.join(", ")))
-                .subcommand_required(true)
-                .arg_required_else_help(true);
-        }
-        for (word, child) in self.children {
-            cmd = cmd.subcommand(child.apply(clap::Command::new(word)));
-        }
-        cmd
+    if !node.children.is_empty() && node.here.is_empty() {
+        // A group does nothing by itself: people get its help, agents a MISSING_COMMAND.
+        let words: Vec<&str> = node.children.iter().map(|(w, _)| w.as_str()).collect();
+        cmd = cmd
+            .about(format!("Commands: {}", words.join(", ")))
+            .subcommand_required(true)
+            .arg_required_else_help(true);
     }
+    for (word, child) in node.children {
+        cmd = cmd.subcommand(apply(child, clap::Command::new(word)));
+    }
+    cmd
 }
 
 fn about(command: &Command) -> String {

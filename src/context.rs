@@ -6,9 +6,9 @@ use std::sync::Arc;
 use pas_spec::{Registry, StdinMode};
 
 use crate::codes;
+use crate::ending::Shared;
 use crate::error::Error;
 use crate::input::Bounded;
-use crate::output::Shared;
 use crate::profile::ProgressStyle;
 use crate::progress::Progress;
 

@@ -5,14 +5,13 @@
 //! its envelope.
 //!
 //! They are answered from the word that selects a command (the first after the global flags, see
-//! [`argv::command_word`]), with or without `--agent`, so that they work for every tool
+//! [`crate::argv::command_word`]), with or without `--agent`, so that they work for every tool
 //! (spec-driven or derive-built, one command or many) without becoming clap subcommands a
 //! one-command tool could not have. The words come from the profile's surface table
 //! (`pas_spec::surface`); the validator refuses a command named so; in a one-command tool a value
 //! spelled like one must be written `./docs`. The texts come from the renderers `pas-gen` uses,
 //! so both print the same bytes.
 
-use std::ffi::OsString;
 #[cfg(feature = "completions")]
 use std::str::FromStr;
 
@@ -21,10 +20,10 @@ use clap_complete::Shell;
 use pas_spec::Registry;
 use pas_spec::faces::{llm, skill};
 
-use crate::argv;
+use crate::argv::Prescan;
 use crate::codes;
+use crate::ending::{Outcome, Shared, Stop};
 use crate::error::Error;
-use crate::output::{Outcome, Shared, Stop};
 
 /// The built-in words answered here (the compose profile's `tools` is a clap subcommand).
 pub const WORDS: [&str; 4] = ["docs", "completions", "man", "tools"];
@@ -39,10 +38,11 @@ pub(crate) fn answer(
     registry: &Registry,
     cmd: &clap::Command,
     shared: &Shared,
-    argv: &[OsString],
+    pre: &Prescan,
 ) -> Option<Outcome> {
-    let at = argv::command_word(registry, argv)?;
-    let words: Vec<String> = argv
+    let at = pre.command_word?;
+    let words: Vec<String> = pre
+        .argv
         .iter()
         .skip(at)
         .map(|w| w.to_string_lossy().into_owned())

@@ -145,3 +145,8 @@ impl From<std::io::Error> for Error {
         crate::input::too_large(&err).unwrap_or_else(|| Error::general(err.to_string()))
     }
 }
+
+/// The error of a value that cannot be serialised as JSON (a handler's result or item).
+pub(crate) fn serialise_error(err: serde_json::Error) -> Error {
+    Error::internal(format!("the result cannot be serialised as JSON: {err}"))
+}

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use indicatif::{ProgressBar, ProgressDrawTarget};
 use serde::Serialize;
 
-use crate::output::Shared;
+use crate::ending::Shared;
 use crate::profile::ProgressStyle;
 
 /// A progress reporter from [`crate::Context::progress`]. Cheap when silent.

@@ -561,7 +561,7 @@ mod tests {
 
     #[test]
     fn a_secret_flag_after_a_secret_flag_keeps_both_out() {
-        // Found by tests/runtime_fuzz.rs: `--password --token CANARY` logged the canary.
+        // Found by pas-testbins/tests/runtime_fuzz.rs: `--password --token CANARY` logged the canary.
         let argv = os(&["tool", "--token", "--api-key", "CANARY00", "x"]);
         let mut r = redactor();
         r.scan_argv(&argv);

@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use crate::error::Error;
+use crate::error::{Error, serialise_error};
 use crate::render::human;
 
 /// How the profile wants stream items encoded.
@@ -186,8 +186,4 @@ where
         next: Box::new(next),
         page: None,
     }
-}
-
-pub(crate) fn serialise_error(err: serde_json::Error) -> Error {
-    Error::internal(format!("the result cannot be serialised as JSON: {err}"))
 }

@@ -13,7 +13,7 @@
 //!   waits), writes the whole lines still buffered and the report with write(2), and calls
 //!   `_exit`. When the lock is held, a line is being written: the handler only records the
 //!   signal, and the writer ends the call (through the profile, as usual) as soon as it
-//!   releases the lock ([`crate::output::OutputGuard`]). No thread: spawning one and reaping it
+//!   releases the lock ([`crate::ending::OutputGuard`]). No thread: spawning one and reaping it
 //!   at exit cost a one-shot call more than its own work on a loaded machine.
 //! - Watcher thread (the compose profile, whose report is an envelope on stdout that depends
 //!   on the call; an audit log, whose record has the call's duration; a tool with secret
@@ -28,34 +28,9 @@
 
 use std::sync::Arc;
 
-use crate::codes;
+use crate::ending::{Shared, end};
 use crate::error::Error;
-use crate::output::{Outcome, Shared};
-
-/// The error a signal ends the call with.
-#[cold]
-pub(crate) fn error_for(signal: i32) -> Error {
-    #[cfg(unix)]
-    if signal == signal_hook::consts::SIGALRM {
-        let ms = crate::deadline::armed_ms();
-        return Error::new(
-            codes::TIMEOUT,
-            format!("the call ran past its time limit of {ms} ms"),
-        )
-        .with_suggestion(format!(
-            "the output so far is whole lines; narrow the call, or raise the limit with {}=SECONDS",
-            crate::deadline::TIMEOUT_ENV
-        ))
-        .with_details(serde_json::json!({ "limit_ms": ms }));
-    }
-    #[cfg(unix)]
-    if signal == signal_hook::consts::SIGINT {
-        return Error::new(codes::INTERRUPTED, "interrupted by SIGINT")
-            .with_suggestion("the output so far is whole lines; run again to get the rest");
-    }
-    Error::new(codes::TERMINATED, format!("terminated by {}", name(signal)))
-        .with_suggestion("the output so far is whole lines; run again to get the rest")
-}
+use crate::signal_error::error_for;
 
 /// The signals that end a call with a structured error (SIGALRM: the call's time limit, see
 /// `deadline`).
@@ -64,40 +39,6 @@ const HANDLED: [i32; 5] = {
     use signal_hook::consts::{SIGALRM, SIGHUP, SIGINT, SIGQUIT, SIGTERM};
     [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM]
 };
-
-/// The signal's name in reports.
-fn name(signal: i32) -> &'static str {
-    #[cfg(unix)]
-    {
-        use signal_hook::consts::{SIGALRM, SIGHUP, SIGINT, SIGQUIT};
-        match signal {
-            SIGALRM => "SIGALRM",
-            SIGINT => "SIGINT",
-            SIGHUP => "SIGHUP",
-            SIGQUIT => "SIGQUIT",
-            _ => "SIGTERM",
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = signal;
-        "SIGTERM"
-    }
-}
-
-/// Ends the call with the recorded signal's error, through the profile, unless it already
-/// ended. Called by a writer releasing the output lock after a signal landed (direct mode),
-/// and when the direct mode starts after a signal.
-pub(crate) fn end(shared: &Shared) {
-    let mut output = shared.lock_plain();
-    if output.is_finished() {
-        // The call ended on its own; the thread that ended it is returning its status.
-        return;
-    }
-    let code = output.finish(Outcome::Failed(error_for(shared.signal())));
-    // Exits while holding the lock, so no other thread can start another line.
-    std::process::exit(i32::from(code));
-}
 
 /// The process's signal handling (see the module docs).
 pub(crate) struct Watch {
@@ -226,7 +167,7 @@ impl Watch {
                         (signal, line, code)
                     })
                     .collect();
-                output.signal_lines = Some(crate::output::SignalLines { lines });
+                output.signal_lines = Some(crate::ending::SignalLines { lines });
             }
             direct
         };

@@ -10,6 +10,7 @@
 //! `canonical(spec) == canonical(printed)` is the round trip's identity; for specs already in
 //! this form (every example spec) `canonical` changes nothing.
 
+use pas_spec::argv_tree::ArgvTree;
 use pas_spec::{Command, ParamKind, ParamType, Parameter, Registry};
 
 /// `registry` in the form a derive-built binary prints it back.
@@ -42,34 +43,11 @@ fn parameter(param: &mut Parameter) {
 
 /// Depth-first over the argv tree, children in order of first appearance.
 fn tree_order(commands: Vec<Command>) -> Vec<Command> {
-    #[derive(Default)]
-    struct Node {
-        here: Vec<usize>,
-        children: Vec<(String, Node)>,
-    }
-    let mut root = Node::default();
+    let mut tree = ArgvTree::default();
     for (index, command) in commands.iter().enumerate() {
-        let mut node = &mut root;
-        for word in command.argv_path() {
-            let at = match node.children.iter().position(|(w, _)| *w == word) {
-                Some(at) => at,
-                None => {
-                    node.children.push((word, Node::default()));
-                    node.children.len() - 1
-                }
-            };
-            node = &mut node.children[at].1;
-        }
-        node.here.push(index);
+        tree.insert(&command.argv_path(), index);
     }
-    fn walk(node: &Node, out: &mut Vec<usize>) {
-        out.extend(&node.here);
-        for (_, child) in &node.children {
-            walk(child, out);
-        }
-    }
-    let mut order = Vec::with_capacity(commands.len());
-    walk(&root, &mut order);
+    let order: Vec<usize> = tree.depth_first().into_iter().copied().collect();
     let mut slots: Vec<Option<Command>> = commands.into_iter().map(Some).collect();
     order
         .into_iter()

@@ -2,6 +2,7 @@
 //! argv words (groups become enums, commands become variants or the root struct), and the Rust
 //! name of every type and method. Specs the derive cannot express are refused here.
 
+use pas_spec::argv_tree::ArgvTree;
 use pas_spec::{Command, Registry};
 use proc_macro2::Ident;
 
@@ -69,33 +70,8 @@ pub(crate) enum Target {
     Group(usize),
 }
 
-/// The argv tree while it is built.
-#[derive(Default)]
-struct Node {
-    leaf: Option<usize>,
-    children: Vec<(String, Node)>,
-}
-
-impl Node {
-    fn insert(&mut self, path: &[String], leaf: usize) -> Result<(), usize> {
-        match path.split_first() {
-            None => match self.leaf.replace(leaf) {
-                Some(other) => Err(other),
-                None => Ok(()),
-            },
-            Some((word, rest)) => {
-                let index = match self.children.iter().position(|(w, _)| w == word) {
-                    Some(index) => index,
-                    None => {
-                        self.children.push((word.clone(), Node::default()));
-                        self.children.len() - 1
-                    }
-                };
-                self.children[index].1.insert(rest, leaf)
-            }
-        }
-    }
-}
+/// The argv tree while it is built: command indexes by their words.
+type Node = ArgvTree<usize>;
 
 /// Plans the code for `registry`, or says why the derive cannot express it.
 pub(crate) fn plan(registry: &Registry) -> Result<Plan<'_>, EmitError> {
@@ -108,7 +84,7 @@ pub(crate) fn plan(registry: &Registry) -> Result<Plan<'_>, EmitError> {
     }
     let mut tree = Node::default();
     for (index, command) in registry.commands.iter().enumerate() {
-        if let Err(other) = tree.insert(&command.argv_path(), index) {
+        if let Some(&other) = tree.insert(&command.argv_path(), index) {
             return Err(EmitError::unsupported(
                 format!("/commands/{index}"),
                 format!(
@@ -119,7 +95,7 @@ pub(crate) fn plan(registry: &Registry) -> Result<Plan<'_>, EmitError> {
             ));
         }
     }
-    let single = tree.leaf.is_some();
+    let single = tree.item().is_some();
     if single && !registry.resources.is_empty() {
         // The verbs are subcommands, which a root that is itself the command cannot have.
         return Err(EmitError::unsupported(
@@ -222,7 +198,7 @@ impl Builder<'_, '_> {
             child_route.push((ident.clone(), variant.clone()));
             let mut child_path = path.to_vec();
             child_path.push(word.clone());
-            let target = match (child.leaf, child.children.is_empty()) {
+            let target = match (child.item().copied(), child.children.is_empty()) {
                 (Some(leaf), true) => {
                     self.leaves[leaf].route = child_route;
                     Target::Leaf(leaf)

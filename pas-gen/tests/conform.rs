@@ -476,7 +476,7 @@ fn conform_leaves_no_process_behind() {
 /// The runtime's CLI of a spec with no handlers (`pas-spec-cli`, built beside pas-gen).
 fn spec_cli() -> String {
     let exe = std::path::Path::new(env!("CARGO_BIN_EXE_pas-gen")).with_file_name("pas-spec-cli");
-    assert!(exe.exists(), "run `cargo build --bin pas-spec-cli` first");
+    assert!(exe.exists(), "run `cargo build -p pas-testbins` first");
     exe.to_string_lossy().into_owned()
 }
 

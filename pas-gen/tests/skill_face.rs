@@ -40,7 +40,7 @@ fn spec_cli(spec: &str, args: &[&str]) -> Output {
         .with_file_name(format!("pas-spec-cli{}", std::env::consts::EXE_SUFFIX));
     assert!(
         exe.exists(),
-        "{} is missing: run `cargo build --bin pas-spec-cli` (or `cargo test --workspace`)",
+        "{} is missing: run `cargo build -p pas-testbins` (or `cargo test --workspace`)",
         exe.display()
     );
     let output = Command::new(exe)

@@ -19,7 +19,7 @@ use crate::{ast, valid};
 /// The whole derive: read, check, then emit (or every error, plus a stub impl so the errors are
 /// not followed by "AgentTool is not implemented" wherever the type is used).
 pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
-    let ctxt = Ctxt::default();
+    let ctxt = Ctxt::new();
     let ast = ast::Input::from_syn(input, &ctxt);
     if let Some(ast) = &ast {
         valid::check(ast, &ctxt);

@@ -54,11 +54,13 @@
 //! `validate` (the validator, `naming`, and `check_source` with `load`), `template` (the `.llm` face
 //! through a minijinja template).
 
+pub mod argv_tree;
 pub mod builtin_codes;
 pub mod codes;
 pub mod declare;
 pub mod diagnostic;
 pub mod faces;
+mod json_order;
 #[cfg(feature = "load")]
 pub mod load;
 pub mod model;

@@ -10,6 +10,7 @@
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value, json};
 
+use crate::json_order::sorted;
 use crate::{Registry, SPEC_VERSION};
 
 /// The meta-schema of the output and input schemas a spec embeds.
@@ -89,20 +90,6 @@ fn property_mut<'a>(
         .unwrap_or_else(|| panic!("the schema has no property `{property}` in {definition:?}"))
 }
 
-/// The same value with every object rebuilt in key order, so that the order does not depend on
-/// how serde_json's map is built (sorted, or in insertion order with `preserve_order`).
-fn sorted(value: Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut entries: Vec<(String, Value)> = map.into_iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(&b.0));
-            Value::Object(entries.into_iter().map(|(k, v)| (k, sorted(v))).collect())
-        }
-        Value::Array(items) => Value::Array(items.into_iter().map(sorted).collect()),
-        other => other,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,14 +129,5 @@ mod tests {
         assert!(at("\"title\"") < at("\"properties\""));
         assert!(at("\"properties\"") < at("\"$defs\""));
         assert!(text.ends_with("}\n"));
-    }
-
-    #[test]
-    fn sorted_orders_nested_keys() {
-        let value = sorted(json!({"b": {"d": 1, "c": [{"f": 1, "e": 2}]}, "a": 0}));
-        assert_eq!(
-            serde_json::to_string(&value).unwrap(),
-            r#"{"a":0,"b":{"c":[{"e":2,"f":1}],"d":1}}"#
-        );
     }
 }

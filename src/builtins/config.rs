@@ -11,9 +11,9 @@ use pas_spec::{ParamType, Parameter, Registry};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::args::Args;
 use crate::clap_face::arg_id;
 use crate::config_file::ConfigFile;
+use crate::handler_args::Args;
 use crate::redact::REDACTED;
 use crate::reply::Reply;
 

@@ -7,7 +7,7 @@
 //! destructive command that has no `--force` of its own, see [`super::augment`]), the emitter's
 //! `force` field, and a derive author's `force: bool` field all have it. The synthesised `rm`
 //! verb of levels 3 and 4 is not guarded here: PAS fixes it to need `--force` only for a
-//! wildcard, which its route checks (`resources/route.rs`).
+//! wildcard, which its route checks (`resources/dispatch.rs`).
 
 use clap::ArgMatches;
 use pas_spec::surface::ErrorChannel;

@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use crate::args::Args;
+use crate::handler_args::Args;
 use crate::reply::Reply;
 
 /// A health check: the call's arguments (global flags included) in, a verdict out.

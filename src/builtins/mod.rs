@@ -15,10 +15,10 @@ pub(crate) mod tools;
 use clap::{Arg, ArgAction};
 use pas_spec::{Effect, Profile, Registry};
 
-use crate::args::Args;
 use crate::clap_augment::at_path;
 use crate::config_file::ConfigFile;
 use crate::error::Error;
+use crate::handler_args::Args;
 use crate::reply::Reply;
 
 /// The clap id of the runtime's `--dry-run` (clap derive's id for a `dry_run` field too).

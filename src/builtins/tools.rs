@@ -3,8 +3,8 @@
 use pas_spec::Registry;
 use pas_spec::faces::catalog;
 
-use crate::args::Args;
 use crate::error::Error;
+use crate::handler_args::Args;
 use crate::reply::Reply;
 
 /// The constant of `tools NAME` for a name the registry does not have.

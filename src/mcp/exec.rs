@@ -18,8 +18,9 @@ use super::hooks::CallHooks;
 use super::result::{self, Collected, Items};
 use super::{arguments, confirm};
 use crate::app::App;
+use crate::argv::Prescan;
+use crate::ending::{Output, Shared, Stop};
 use crate::error::Error;
-use crate::output::{Output, Shared, Stop};
 use crate::redact::Redactor;
 use crate::reply::{Body, Encoding, Reply, Stream, StreamKind};
 use crate::{codes, panics, parse_error, profile};
@@ -499,7 +500,7 @@ impl Executor {
             }),
             input,
         };
-        let profile = profile::for_call(self.registry.clone(), true, &[]);
+        let profile = profile::for_call(self.registry.clone(), &Prescan::agent_only());
         // robot: the call's state (confirmation, session, token controls), as on the CLI.
         let robot = profile.robot_state();
         let output = Output::new(profile, redactor, None);
@@ -529,7 +530,7 @@ impl Executor {
             error = error.with_suggestion(hint);
         }
         redactor.error(&mut error);
-        let profile = profile::for_call(self.registry.clone(), true, &[]);
+        let profile = profile::for_call(self.registry.clone(), &Prescan::agent_only());
         let exit = profile.exit_code(&error);
         result::error(&profile.envelope_error(error), exit)
     }
@@ -684,7 +685,7 @@ fn collect(reply: Reply, shared: &Shared, progress: &dyn Fn(Value)) -> Result<Co
         Body::Object(object) => {
             let bytes = object.json.map_err(Stop::Failed)?;
             let value = serde_json::from_slice(&bytes)
-                .map_err(|e| Stop::Failed(crate::reply::serialise_error(e)))?;
+                .map_err(|e| Stop::Failed(crate::error::serialise_error(e)))?;
             Ok(Collected::Object(value))
         }
         Body::Document(markdown) => Ok(Collected::Document(markdown)),
@@ -724,7 +725,7 @@ fn pull(
             Some(Err(error)) => return Err(error),
             Some(Ok(())) => {}
         }
-        let value: Value = serde_json::from_slice(&buf).map_err(crate::reply::serialise_error)?;
+        let value: Value = serde_json::from_slice(&buf).map_err(crate::error::serialise_error)?;
         if stream.kind == StreamKind::Events {
             count += 1;
             progress(json!({ "progress": count, "message": String::from_utf8_lossy(&buf) }));

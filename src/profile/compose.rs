@@ -23,7 +23,6 @@
 //! `--toon` (seen in argv before clap parses, so parse errors honour it too) encodes the same
 //! envelope object as TOON with the `toon-format` crate.
 
-use std::ffi::OsString;
 use std::io::{self, Write};
 use std::sync::Arc;
 use std::time::Instant;
@@ -34,12 +33,9 @@ use serde_json::Value;
 
 use super::{CallOptions, Profile, ProgressStyle};
 use crate::error::Error;
-use crate::output::Sinks;
 use crate::redact::Redactor;
 use crate::reply::{Encoding, Object, Page, StreamKind};
-
-/// The flag that asks for TOON instead of JSON.
-pub(crate) const TOON_FLAG: &str = "--toon";
+use crate::streams::Sinks;
 
 pub(crate) struct ComposeProfile {
     registry: Arc<Registry>,
@@ -113,14 +109,6 @@ struct ErrorEnvelope<'a> {
     ok: bool,
     error: ErrorBody<'a>,
     meta: Meta<'a>,
-}
-
-/// Whether argv asks for TOON (before `--`; clap validates the flag itself later).
-pub(crate) fn wants_toon(argv: &[OsString]) -> bool {
-    argv.iter()
-        .skip(1)
-        .take_while(|a| a.as_encoded_bytes() != b"--")
-        .any(|a| a.as_encoded_bytes() == TOON_FLAG.as_bytes())
 }
 
 impl ComposeProfile {
@@ -362,14 +350,6 @@ impl Profile for ComposeProfile {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn toon_flag_is_seen_before_double_dash_only() {
-        let argv = |w: &[&str]| w.iter().map(OsString::from).collect::<Vec<_>>();
-        assert!(wants_toon(&argv(&["t", "list", "--toon"])));
-        assert!(!wants_toon(&argv(&["t", "list", "--", "--toon"])));
-        assert!(!wants_toon(&argv(&["--toon"])));
-    }
 
     #[test]
     fn toon_encodes_the_same_object() {

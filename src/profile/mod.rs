@@ -10,16 +10,16 @@ pub(crate) mod compose;
 mod pas;
 mod robot;
 
-use std::ffi::OsString;
 use std::io;
 use std::sync::Arc;
 
 use pas_spec::{OutputKind, Registry};
 
+use crate::argv::Prescan;
 use crate::error::Error;
-use crate::output::Sinks;
 use crate::redact::Redactor;
 use crate::reply::{Encoding, Object, Page, StreamKind};
+use crate::streams::Sinks;
 
 /// How a profile wants handler progress shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,17 +127,13 @@ pub(crate) trait Profile: Send {
     fn truncated(&mut self, _kept: u64) {}
 }
 
-/// The profile for this tool and this call (`argv` after the pre-scan: `--toon` is read from
-/// it before clap parses, so a parse error is encoded as asked too; robot's `--format md`
-/// likewise).
-pub(crate) fn for_call(
-    registry: Arc<Registry>,
-    agent: bool,
-    argv: &[OsString],
-) -> Box<dyn Profile> {
+/// The profile for this tool and this call, from the pre-scan (`--toon` is read before clap
+/// parses, so a parse error is encoded as asked too; robot's `--format md` likewise).
+pub(crate) fn for_call(registry: Arc<Registry>, pre: &Prescan) -> Box<dyn Profile> {
+    let (agent, argv) = (pre.agent, pre.argv.as_slice());
     match registry.profile {
         pas_spec::Profile::Compose => {
-            let toon = compose::wants_toon(argv);
+            let toon = pre.toon;
             // compose has no `--agent`: its help is the agent help, always.
             let _ = agent;
             Box::new(compose::ComposeProfile::new(registry, true, toon))

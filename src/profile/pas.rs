@@ -18,10 +18,10 @@ use serde_json::Value;
 use super::{CallOptions, Profile, ProgressStyle};
 use crate::codes;
 use crate::error::Error;
-use crate::output::Sinks;
 use crate::redact::Redactor;
 use crate::render::human;
 use crate::reply::{Encoding, Object, Page, StreamKind};
+use crate::streams::Sinks;
 
 pub(crate) struct PasProfile {
     registry: Arc<Registry>,

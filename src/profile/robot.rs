@@ -32,10 +32,10 @@ use serde_json::{Map, Value};
 
 use super::{CallOptions, Profile, ProgressStyle};
 use crate::error::Error;
-use crate::output::Sinks;
 use crate::redact::Redactor;
 use crate::reply::{Encoding, Object, StreamKind};
 use crate::robot::{CallState, gates, markdown, prepare};
+use crate::streams::Sinks;
 
 pub(crate) struct RobotProfile {
     registry: Arc<Registry>,

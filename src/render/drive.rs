@@ -10,9 +10,10 @@ use std::sync::Arc;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread::JoinHandle;
 
-use crate::output::{LINE_LATENCY, Shared, Stop};
+use crate::ending::{Shared, Stop};
 use crate::panics;
 use crate::reply::{Body, Encoding, Reply, Stream, StreamKind};
+use crate::streams::LINE_LATENCY;
 
 pub(crate) fn reply(shared: &Arc<Shared>, reply: Reply) -> Result<(), Stop> {
     if let Some(error) = shared.stop_requested() {
@@ -284,7 +285,7 @@ impl Cap {
 /// `meta.truncated`), and an `OUTPUT_TRUNCATED` warning where the profile shows warnings.
 fn truncated(
     shared: &Shared,
-    output: &mut crate::output::Output,
+    output: &mut crate::ending::Output,
     kept: u64,
     items: Option<u64>,
 ) -> Result<(), Stop> {

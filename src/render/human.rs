@@ -11,7 +11,7 @@ use serde::Serialize;
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use crate::error::Error;
-use crate::reply::serialise_error;
+use crate::error::serialise_error;
 
 /// A JSON value that keeps object keys in document order.
 #[derive(Debug, Clone, PartialEq)]

@@ -17,9 +17,9 @@
 //! lock so that concurrent reports get distinct numbers. Handlers whose resources are local files
 //! read and write them through [`crate::store::Root`] too.
 
+pub(crate) mod dispatch;
 mod feedback;
 mod path;
-pub(crate) mod route;
 mod sync;
 mod tree;
 mod types;

@@ -17,8 +17,8 @@ use std::sync::Arc;
 use pas_spec::Verb;
 
 use super::Resources;
+use super::dispatch;
 use super::path::ResourcePath;
-use super::route;
 use super::types::{Kind, SyncEvent};
 use crate::context::Context;
 use crate::error::Error;
@@ -202,7 +202,7 @@ impl<R: Resources> Run<R> {
                     "directories": seen.len(),
                 })));
             }
-            let entries = route::children(&*self.resources, &self.globals, &dir, &self.ctx)?;
+            let entries = dispatch::children(&*self.resources, &self.globals, &dir, &self.ctx)?;
             let mut dirs = Vec::new();
             for entry in entries {
                 let entry = entry?;

@@ -6,8 +6,8 @@ use serde_json::{Map, Value, json};
 
 use super::Hooks;
 use super::flags::{Builtin, CHECK_ACTION_ID, DETAIL_ID, LIMIT_ID, SESSION_ID};
-use crate::args::Args;
 use crate::error::Error;
+use crate::handler_args::Args;
 use crate::reply::Reply;
 
 pub(crate) fn run(

@@ -94,7 +94,7 @@ impl Session {
     /// Records one completed action (written at once): a resumed call gets it back from
     /// [`Session::completed`] and does not redo it.
     pub fn record_completed<T: Serialize>(&self, action: &T) -> Result<(), Error> {
-        let value = serde_json::to_value(action).map_err(crate::reply::serialise_error)?;
+        let value = serde_json::to_value(action).map_err(crate::error::serialise_error)?;
         let mut inner = self.lock();
         inner.manifest.completed.push(value);
         inner.manifest.touch();
@@ -108,7 +108,7 @@ impl Session {
 
     /// Stores a value under `key` in the manifest's `data` (written at once).
     pub fn put<T: Serialize>(&self, key: &str, value: &T) -> Result<(), Error> {
-        let value = serde_json::to_value(value).map_err(crate::reply::serialise_error)?;
+        let value = serde_json::to_value(value).map_err(crate::error::serialise_error)?;
         let mut inner = self.lock();
         inner.manifest.data.insert(key.to_owned(), value);
         inner.manifest.touch();

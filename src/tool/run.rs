@@ -9,9 +9,9 @@ use clap::Parser;
 use super::AgentTool;
 use super::build;
 use crate::app::App;
-use crate::args::Args;
 use crate::context::Context;
 use crate::error::Error;
+use crate::handler_args::Args;
 use crate::reply::Reply;
 
 impl App {

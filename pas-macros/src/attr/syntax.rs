@@ -378,7 +378,7 @@ mod tests {
 
     #[test]
     fn malformed_entries_are_reported_and_skipped() {
-        let ctxt = Ctxt::default();
+        let ctxt = Ctxt::new();
         let read = entries(
             quote!(effect = "write", "stray", rate-limit = "1/s", name =, kind = "list"),
             &ctxt,

@@ -9,6 +9,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::json_order::sorted;
 use crate::{Command, ParamKind, ParamType, Parameter, Registry};
 
 /// The whole catalog.
@@ -274,24 +275,6 @@ fn switch(name: &str, description: &str) -> Param {
         constraints: Map::new(),
         requires: Vec::new(),
         conflicts: Vec::new(),
-    }
-}
-
-/// The value with every object's keys in sorted order, whatever the map type keeps.
-fn sorted(value: Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut entries: Vec<(String, Value)> = map.into_iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(&b.0));
-            Value::Object(
-                entries
-                    .into_iter()
-                    .map(|(k, v)| (k, sorted(v)))
-                    .collect::<Map<_, _>>(),
-            )
-        }
-        Value::Array(items) => Value::Array(items.into_iter().map(sorted).collect()),
-        other => other,
     }
 }
 

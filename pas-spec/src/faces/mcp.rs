@@ -31,6 +31,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::words::one_line;
+use crate::json_order::sorted;
 use crate::{Command, Effect, OutputKind, ParamKind, ParamType, Parameter, Registry, verbs};
 
 /// The `tools/list` result for the registry, as pretty JSON with a final newline.
@@ -111,19 +112,6 @@ fn schema_hash(tool: &Tool) -> String {
     let bytes = serde_json::to_vec(tool).expect("a tool always serialises");
     let digest = Sha256::digest(&bytes);
     digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
-}
-
-/// The value with every object's keys in sorted order, whatever the map type keeps.
-fn sorted(value: Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut entries: Vec<(String, Value)> = map.into_iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(&b.0));
-            Value::Object(entries.into_iter().map(|(k, v)| (k, sorted(v))).collect())
-        }
-        Value::Array(items) => Value::Array(items.into_iter().map(sorted).collect()),
-        other => other,
-    }
 }
 
 fn description(command: &Command) -> String {

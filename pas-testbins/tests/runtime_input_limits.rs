@@ -79,7 +79,7 @@ fn docstore(args: &[&str]) -> Command {
     cmd.args(args)
         .env(
             "PAS_SPEC_CLI_SPEC",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/specs/docstore.yaml"),
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../specs/docstore.yaml"),
         )
         .env_remove("PAS_AGENT")
         .stdin(Stdio::null());

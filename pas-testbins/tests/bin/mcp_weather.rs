@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use pas::{Args, Context, Error, Reply};
 use serde_json::json;
 
-const SPEC: &str = include_str!("../../specs/weather.yaml");
+const SPEC: &str = include_str!("../../../specs/weather.yaml");
 
 fn key(args: &Args) -> Result<String, Error> {
     let key: Option<String> = args.root_matches().get_one::<String>("api_key").cloned();

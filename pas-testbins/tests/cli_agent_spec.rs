@@ -17,7 +17,7 @@ const MERGED: [u32; 3] = [36, 39, 48];
 const MAPPED: usize = 71;
 
 fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
 
 /// One row of the page's table.

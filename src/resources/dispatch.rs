@@ -11,11 +11,11 @@ use super::Resources;
 use super::path::ResourcePath;
 use super::tree::{self, Above};
 use super::types::{CopySource, Entry, Feedback, Stat};
-use crate::args::Args;
 use crate::builtins::guard::FORCE_REQUIRED;
 use crate::codes;
 use crate::context::Context;
 use crate::error::Error;
+use crate::handler_args::Args;
 use crate::items::Items;
 use crate::reply::Reply;
 

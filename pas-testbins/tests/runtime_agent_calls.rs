@@ -16,7 +16,7 @@ use serde_json::Value;
 
 /// A run of `pas-spec-cli` (a runtime with no handlers) over a spec of the workspace.
 fn spec_cli(spec: &str, args: &[&str]) -> Command {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_pas-spec-cli"));
     cmd.env("PAS_SPEC_CLI_SPEC", root.join(spec))
         .env_remove("PAS_AGENT")

@@ -8,7 +8,7 @@ use assert_cmd::Command;
 use serde_json::{Value, json};
 
 fn docstore() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("specs/docstore.yaml")
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("specs/docstore.yaml")
 }
 
 struct Run {

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 const SPEC: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/valid/declared.yaml"
+    "/../tests/fixtures/valid/declared.yaml"
 );
 
 /// The echo handler's answer, when a call reaches it.

@@ -3,7 +3,7 @@
 //! invalid arguments, progress, cancellation of a long call, and a secret canary that never
 //! appears in anything the server writes; concurrent calls served at the same time.
 
-#[path = "mcp_support/mod.rs"]
+#[path = "../../tests/mcp_support/mod.rs"]
 mod mcp_support;
 
 use std::path::Path;

@@ -28,7 +28,10 @@ fn spec_cli(spec: &Path, args: &[&str], envs: &[(&str, &str)]) -> Output {
 }
 
 fn weather() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/specs/weather.yaml"))
+    Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../specs/weather.yaml"
+    ))
 }
 
 /// Runs weather with an audit log and asserts the canary is nowhere.

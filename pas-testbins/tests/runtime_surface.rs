@@ -10,7 +10,7 @@ use pas::spec::Registry;
 use serde_json::Value;
 
 fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
 
 fn registry(spec: &str) -> Registry {

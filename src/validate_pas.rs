@@ -6,10 +6,10 @@
 use pas_spec::Registry;
 
 #[cfg(feature = "validate-pas")]
-use crate::error::Error;
+use crate::ending::Stop;
+use crate::ending::{Outcome, Shared};
 #[cfg(feature = "validate-pas")]
-use crate::output::Stop;
-use crate::output::{Outcome, Shared};
+use crate::error::Error;
 
 /// `--validate-pas` in a tool built without the `validate-pas` feature.
 #[cfg(not(feature = "validate-pas"))]

@@ -1,0 +1,51 @@
+//! The structured error a signal ends a call with (`INTERRUPTED`, `TERMINATED`, or `TIMEOUT`
+//! for the call's time limit), shared by the signal handling and the output lock that ends a
+//! call when a signal landed while a line was being written.
+
+use crate::codes;
+use crate::error::Error;
+
+/// The error a signal ends the call with.
+#[cold]
+pub(crate) fn error_for(signal: i32) -> Error {
+    #[cfg(unix)]
+    if signal == signal_hook::consts::SIGALRM {
+        let ms = crate::deadline::armed_ms();
+        return Error::new(
+            codes::TIMEOUT,
+            format!("the call ran past its time limit of {ms} ms"),
+        )
+        .with_suggestion(format!(
+            "the output so far is whole lines; narrow the call, or raise the limit with {}=SECONDS",
+            crate::deadline::TIMEOUT_ENV
+        ))
+        .with_details(serde_json::json!({ "limit_ms": ms }));
+    }
+    #[cfg(unix)]
+    if signal == signal_hook::consts::SIGINT {
+        return Error::new(codes::INTERRUPTED, "interrupted by SIGINT")
+            .with_suggestion("the output so far is whole lines; run again to get the rest");
+    }
+    Error::new(codes::TERMINATED, format!("terminated by {}", name(signal)))
+        .with_suggestion("the output so far is whole lines; run again to get the rest")
+}
+
+/// The signal's name in reports.
+fn name(signal: i32) -> &'static str {
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::{SIGALRM, SIGHUP, SIGINT, SIGQUIT};
+        match signal {
+            SIGALRM => "SIGALRM",
+            SIGINT => "SIGINT",
+            SIGHUP => "SIGHUP",
+            SIGQUIT => "SIGQUIT",
+            _ => "SIGTERM",
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = signal;
+        "SIGTERM"
+    }
+}
