@@ -142,7 +142,7 @@ fn startup_rows(
 /// Run the benchmark, print its tables and write them into BENCHMARKS.md.
 pub fn run() {
     let builds = builds();
-    let wc_base = tools::release_binary("pas-bench", "wc_clap_baseline");
+    let wc_base = tools::release_binary("pas-bench-baseline", "wc_clap_baseline");
     let list_runtime = tools::release_binary("pas-bench", "list_runtime");
     let list_base = tools::release_binary("pas-bench", "list_baseline");
 
