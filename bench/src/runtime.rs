@@ -233,6 +233,7 @@ pub fn run() {
             kib(size)
         );
     }
+    out.push_str("\nWhat the default binary is made of, by crate and module: `cargo run --release --offline -p pas-bench -- size` (section \"Size\" below).\n");
 
     out.push_str(
         "\n| case | stdout | hand-written | runtime | ratio | target |\n|---|---|---|---|---|---|\n",
