@@ -1,7 +1,7 @@
 //! pas benchmarks. Each subcommand measures one thing against a baseline measured in the same
 //! run, prints a Markdown table and refreshes its section of BENCHMARKS.md.
 //!
-//! Usage: `cargo run --release -p pas-bench -- check|runtime|compose|limits|tokens|new|skills|robot|mcp|profile`
+//! Usage: `cargo run --release -p pas-bench -- check|runtime|compose|limits|tokens|new|skills|robot|mcp|profile|size`
 
 mod check;
 mod compose;
@@ -13,6 +13,7 @@ mod report;
 mod robot;
 mod runtime;
 mod scaffold;
+mod size;
 mod skills;
 mod tokens;
 mod tools;
@@ -31,9 +32,10 @@ fn main() {
         Some("robot") => robot::run(),
         Some("mcp") => mcp::run(),
         Some("profile") => profile::run(),
+        Some("size") => size::run(),
         _ => {
             eprintln!(
-                "usage: pas-bench check|runtime|compose|limits|tokens|new|skills|robot|mcp|profile"
+                "usage: pas-bench check|runtime|compose|limits|tokens|new|skills|robot|mcp|profile|size"
             );
             std::process::exit(2);
         }

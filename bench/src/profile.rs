@@ -117,7 +117,14 @@ pub fn run() {
             &["--no-default-features"],
             i,
         );
-        let base = build(&target, variant, "pas-bench", "wc_clap_baseline", &[], i);
+        let base = build(
+            &target,
+            variant,
+            "pas-bench-baseline",
+            "wc_clap_baseline",
+            &[],
+            i,
+        );
         pairs.push((tool, base));
     }
     let argvs: Vec<Vec<String>> = pairs

@@ -142,7 +142,7 @@ fn startup_rows(
 /// Run the benchmark, print its tables and write them into BENCHMARKS.md.
 pub fn run() {
     let builds = builds();
-    let wc_base = tools::release_binary("pas-bench", "wc_clap_baseline");
+    let wc_base = tools::release_binary("pas-bench-baseline", "wc_clap_baseline");
     let list_runtime = tools::release_binary("pas-bench", "list_runtime");
     let list_base = tools::release_binary("pas-bench", "list_baseline");
 
@@ -233,6 +233,7 @@ pub fn run() {
             kib(size)
         );
     }
+    out.push_str("\nWhat the default binary is made of, by crate and module: `cargo run --release --offline -p pas-bench -- size` (section \"Size\" below).\n");
 
     out.push_str(
         "\n| case | stdout | hand-written | runtime | ratio | target |\n|---|---|---|---|---|---|\n",
