@@ -200,14 +200,10 @@ impl App {
         let raw: Vec<OsString> = args.into_iter().map(Into::into).collect();
         let mut pre = argv::prescan(raw.iter().cloned(), env_agent);
         // A bare invocation is a first-contact probe: it answers the root help and exits 0
-        // (failure mode 21), whatever the tool requires of a real call. Not in the robot
-        // profile, whose every call answers one envelope (a bare call: ERR_ARGS).
-        if raw.len() == 1
-            && self.registry.profile != pas_spec::Profile::Robot
-            && !root_runs_bare(&self.registry)
-        {
-            pre.help = true;
-            pre.argv.push(OsString::from("--help"));
+        // (failure mode 21), whatever the tool requires of a real call. The robot profile,
+        // whose every call answers one envelope, answers it as `capabilities` (robot 5.8).
+        if raw.len() == 1 && !root_runs_bare(&self.registry) {
+            crate::bare_call::answer(&self.registry, &mut pre);
         }
         // A derive-built tool's output and input schemas (schemars: a visible share of
         // start-up) are made now only for a call that may show them; a handler asking its

@@ -362,6 +362,7 @@ mod app;
 mod args;
 pub mod argv;
 mod audit;
+mod bare_call;
 mod builtins;
 mod call_meta;
 mod clap_augment;
