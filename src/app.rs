@@ -49,14 +49,17 @@ pub struct App {
 
 impl App {
     /// A spec-driven tool: the clap parser is built from the registry.
-    pub fn new(registry: Registry) -> App {
+    pub fn new(mut registry: Registry) -> App {
+        crate::page_limit::apply(&mut registry);
         let command = clap_face::command_from_registry(&registry);
         App::with_command(registry, command)
     }
 
     /// A tool whose clap parser comes from elsewhere (clap derive). Its subcommand names must
     /// be the registry's argv words and its arg ids the parameters' snake_case names.
-    pub fn with_command(registry: Registry, command: clap::Command) -> App {
+    pub fn with_command(mut registry: Registry, command: clap::Command) -> App {
+        let paged = crate::page_limit::apply(&mut registry);
+        let command = crate::page_limit::apply_to_clap(command, &paged);
         let verbs: Vec<Arc<pas_spec::Command>> = pas_spec::verbs::verb_commands(&registry)
             .into_iter()
             .map(Arc::new)
@@ -485,8 +488,15 @@ impl App {
                 .ok()
                 .flatten()
                 .cloned();
+            let fields = crate::fields::selected(registry, command, leaf).map_err(Stop::Failed)?;
+            let list_field = command.list_field.clone();
             let command = Some(command.name.clone());
-            output.profile.configure(CallOptions { format, command });
+            output.profile.configure(CallOptions {
+                format,
+                command,
+                fields,
+                list_field,
+            });
         }
         // The synthesised `rm` keeps PAS's own rule (a wildcard needs --force), checked on its route.
         if let Selected::Declared(_) = selected {
@@ -608,8 +618,8 @@ impl App {
             output.command = Some(builtin.name().to_owned());
             let command = Some(builtin.name().to_owned());
             output.profile.configure(CallOptions {
-                format: None,
                 command,
+                ..CallOptions::default()
             });
         }
         let args = args_of(matches, leaf);
@@ -639,8 +649,8 @@ impl App {
             let mut output = shared.lock();
             output.command = Some(builtin.name().to_owned());
             output.profile.configure(CallOptions {
-                format: None,
                 command: Some(builtin.name().to_owned()),
+                ..CallOptions::default()
             });
         }
         if let Some(state) = &shared.robot {

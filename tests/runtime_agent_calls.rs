@@ -511,3 +511,97 @@ fn child_process_groups_end_with_the_call() {
         "helpers outlived the call"
     );
 }
+
+/// The offline weather tool (specs/weather.yaml, `pas` profile, a list with an output schema).
+fn weather(args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pas-mcp-weather"));
+    cmd.env_remove("PAS_AGENT")
+        .env("WEATHER_API_KEY", "k-test")
+        .args(args)
+        .stdin(Stdio::null());
+    cmd
+}
+
+#[test]
+fn fields_keep_only_the_named_fields_of_each_item_in_the_pas_profile() {
+    // Failure mode 4: `--fields` in the pas profile, NDJSON and `--format=array` alike.
+    let out = weather(&[
+        "--agent", "forecast", "Boston", "--days", "2", "--fields", "date,low",
+    ])
+    .output()
+    .unwrap();
+    assert_eq!(code(&out), 0, "{out:?}");
+    let items = ndjson(&out);
+    assert_eq!(items.len(), 2);
+    for item in &items {
+        let keys: Vec<&String> = item.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["date", "low"], "{item}");
+    }
+    let out = weather(&[
+        "forecast",
+        "Boston",
+        "-d",
+        "1",
+        "--format=array",
+        "--fields",
+        "high",
+    ])
+    .output()
+    .unwrap();
+    let array: Value = serde_json::from_str(stdout(&out).trim_end()).unwrap();
+    assert_eq!(array.as_array().unwrap().len(), 1);
+    assert_eq!(array[0].as_object().unwrap().len(), 1, "{array}");
+    assert!(array[0]["high"].is_number());
+
+    // An unknown field is an argument error (exit 2) naming the known ones, before the handler.
+    let out = weather(&["--agent", "forecast", "Boston", "--fields", "date,wind"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 2, "{out:?}");
+    assert!(stdout(&out).is_empty());
+    let error = error_json(&out);
+    assert_eq!(error["error"], "INVALID_ARGUMENT");
+    assert_eq!(error["details"]["unknown"], serde_json::json!(["wind"]));
+    assert!(
+        error["suggestion"]
+            .as_str()
+            .unwrap()
+            .contains("date, high, low"),
+        "{error}"
+    );
+    // A command with no list refuses it.
+    let out = weather(&["--agent", "current", "Boston", "--fields", "x"])
+        .output()
+        .unwrap();
+    assert_eq!(error_json(&out)["error"], "INVALID_ARGUMENT");
+}
+
+#[test]
+fn a_paged_list_without_a_page_size_gets_a_default_of_100_in_every_face() {
+    // Failure mode 5: a call that names no `--limit` still answers one bounded page.
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("paged.json");
+    std::fs::write(
+        &spec,
+        r#"{"specVersion": 1, "name": "paged", "version": "1.0.0", "summary": "Pages.",
+  "commands": [{"name": "item.list", "description": "List items.", "output": "list",
+    "paging": {"limit": "limit", "cursor": "cursor"},
+    "parameters": [{"name": "limit", "type": "integer", "description": "Page size."},
+                   {"name": "cursor", "description": "Where the page starts."}]}]}"#,
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_pas-spec-cli"))
+            .env("PAS_SPEC_CLI_SPEC", &spec)
+            .env_remove("PAS_AGENT")
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let help = stdout(&run(&["--agent", "item", "list", "--help"]));
+    assert!(help.contains("default 100"), "{help}");
+    let catalog: Value = serde_json::from_str(&stdout(&run(&["--agent", "tools"]))).unwrap();
+    let text = catalog.to_string();
+    assert!(text.contains(r#""default":100"#), "{text}");
+}

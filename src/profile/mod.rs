@@ -39,6 +39,10 @@ pub(crate) struct CallOptions {
     pub(crate) format: Option<String>,
     /// The dotted name of the command (or built-in) argv selected.
     pub(crate) command: Option<String>,
+    /// `--fields` (pas, compose): the fields of each list item to keep (see `crate::fields`).
+    pub(crate) fields: Option<Vec<String>>,
+    /// The command's principal list inside an object result (`listField`).
+    pub(crate) list_field: Option<String>,
 }
 
 /// A rendering policy. All methods write whole lines only (see the output lock).

@@ -93,7 +93,13 @@ impl Profile for PasProfile {
             return Ok(());
         };
         if self.machine() {
-            sinks.stdout.write(json)?;
+            let json = match &self.options.fields {
+                Some(fields) => {
+                    crate::fields::object(json, self.options.list_field.as_deref(), fields)
+                }
+                None => json.as_slice().into(),
+            };
+            sinks.stdout.write(&json)?;
             sinks.stdout.write(b"\n")?;
         } else {
             let text = match &object.human {
@@ -124,6 +130,14 @@ impl Profile for PasProfile {
     }
 
     fn stream_item(&mut self, sinks: &mut Sinks, kind: StreamKind, item: &[u8]) -> io::Result<()> {
+        let filtered;
+        let item = match &self.options.fields {
+            Some(fields) if kind == StreamKind::List && self.machine() => {
+                filtered = crate::fields::item(item, fields);
+                &*filtered
+            }
+            _ => item,
+        };
         if kind == StreamKind::List && self.array() {
             // The array is not streamable by its reader anyway: batch it, one flush at the end.
             if self.array_items > 0 {
@@ -138,8 +152,9 @@ impl Profile for PasProfile {
     }
 
     fn plain_lines(&self, kind: StreamKind) -> bool {
-        // Everything but an array is one line per item (see `stream_item`).
-        !(kind == StreamKind::List && self.array())
+        // Everything but an array is one line per item (see `stream_item`); `--fields` changes
+        // each item, so it goes item by item.
+        !(kind == StreamKind::List && (self.array() || self.options.fields.is_some()))
     }
 
     fn stream_end(
