@@ -383,6 +383,7 @@ pub mod input;
 mod items;
 pub mod level;
 pub mod mcp;
+mod meta_line;
 mod output;
 pub mod output_limit;
 mod page_limit;

@@ -605,3 +605,58 @@ fn a_paged_list_without_a_page_size_gets_a_default_of_100_in_every_face() {
     let text = catalog.to_string();
     assert!(text.contains(r#""default":100"#), "{text}");
 }
+
+#[test]
+fn the_pas_profile_gives_the_exit_code_version_and_ids_on_stderr_when_asked() {
+    // Failure modes 56, 22 and 33 where PAS keeps stdout for data alone: `PAS_META=1` ends
+    // every agent-mode call with one `{"meta":{...}}` line on stderr.
+    let out = demo(&["--agent", "item", "list", "-n", "2"])
+        .env("PAS_META", "1")
+        .env("PAS_TRACE_ID", "trace-17")
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{out:?}");
+    assert_eq!(ndjson(&out).len(), 2, "stdout is the data alone");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let meta: Value = serde_json::from_str(stderr.trim_end()).expect("one meta line");
+    let meta = &meta["meta"];
+    assert_eq!(meta["ok"], true, "{meta}");
+    assert_eq!(meta["exit_code"], 0);
+    assert!(meta["version"].is_string(), "{meta}");
+    assert!(is_request_id(&meta["request_id"]), "{meta}");
+    assert_eq!(meta["trace_id"], "trace-17");
+    assert!(meta["duration_ms"].is_u64());
+    // A failure: the error line first (unchanged), then the meta line with its exit code.
+    let out = demo(&["--agent", "item", "nope"])
+        .env("PAS_META", "1")
+        .output()
+        .unwrap();
+    let lines: Vec<Value> = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0]["error"].is_string());
+    assert_eq!(lines[1]["meta"]["ok"], false);
+    assert_eq!(lines[1]["meta"]["exit_code"], code(&out));
+    // Not asked: stderr stays empty on success (PAS 2.1.1 as checkers read it).
+    let out = demo(&["--agent", "item", "list", "-n", "1"])
+        .output()
+        .unwrap();
+    assert!(out.stderr.is_empty(), "{out:?}");
+}
+
+#[test]
+fn print_schema_is_an_alias_of_the_spec_flag() {
+    // Failure mode 21: `--print-schema`, as other tools spell it, prints the same manifest.
+    let spec = demo(&["--pas-spec"]).output().unwrap();
+    let alias = demo(&["--print-schema"]).output().unwrap();
+    assert_eq!(code(&alias), 0, "{alias:?}");
+    assert_eq!(alias.stdout, spec.stdout);
+    let manifest: Value = serde_json::from_slice(&alias.stdout).unwrap();
+    assert!(
+        manifest["commands"]
+            .as_array()
+            .is_some_and(|c| !c.is_empty())
+    );
+}

@@ -254,10 +254,15 @@ const ROBOT: Contract = Contract {
         "robot.confirm",
     ],
     faults: &[
-        // The built-ins' envelopes lack it too.
+        // The built-ins' envelopes lack it too, the bare call's (`capabilities`) among them.
         (
             "no_schema_version",
-            &["robot.envelope", "robot.capabilities", "robot.sessions"],
+            &[
+                "robot.envelope",
+                "robot.capabilities",
+                "robot.sessions",
+                "fm21.bare_call",
+            ],
         ),
         // An unknown flag exiting 4 also names USAGE_ERROR with ITEM_NOT_FOUND's number.
         ("usage_exit_4", &["robot.arguments", "robot.exit_codes"]),

@@ -125,6 +125,11 @@ pub(crate) trait Profile: Send {
     /// The output was cut at the output cap after `kept` bytes (before `stream_end` or
     /// `document`): compose marks `meta.truncated` and `meta.totalBytes`.
     fn truncated(&mut self, _kept: u64) {}
+    /// The call ends with `exit` (after its result or error): the `pas` profile's meta line
+    /// on request (`crate::meta_line`).
+    fn call_end(&mut self, _sinks: &mut Sinks, _exit: u8) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// The profile for this tool and this call (`argv` after the pre-scan: `--toon` is read from

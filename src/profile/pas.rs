@@ -31,6 +31,8 @@ pub(crate) struct PasProfile {
     array_items: u64,
     /// Where the list being written sits in the whole list (a paged command).
     page: Option<Page>,
+    /// When the call started (the meta line's `duration_ms`).
+    started: std::time::Instant,
 }
 
 /// The error line of PAS 7.1. `code` is the process exit status (as in the spec's Appendix A).
@@ -62,6 +64,7 @@ impl PasProfile {
             options: CallOptions::default(),
             array_items: 0,
             page: None,
+            started: std::time::Instant::now(),
         }
     }
 
@@ -276,6 +279,15 @@ impl Profile for PasProfile {
         } else {
             line.extend_from_slice(format!("warning: {}\n", warning.message()).as_bytes());
         }
+        sinks.stderr.write_all(&line)
+    }
+
+    fn call_end(&mut self, sinks: &mut Sinks, exit: u8) -> io::Result<()> {
+        if !self.agent || !crate::meta_line::wanted() {
+            return Ok(());
+        }
+        let registry = &self.registry;
+        let line = crate::meta_line::line(&registry.name, &registry.version, self.started, exit);
         sinks.stderr.write_all(&line)
     }
 
