@@ -49,14 +49,17 @@ pub struct App {
 
 impl App {
     /// A spec-driven tool: the clap parser is built from the registry.
-    pub fn new(registry: Registry) -> App {
+    pub fn new(mut registry: Registry) -> App {
+        crate::page_limit::apply(&mut registry);
         let command = clap_face::command_from_registry(&registry);
         App::with_command(registry, command)
     }
 
     /// A tool whose clap parser comes from elsewhere (clap derive). Its subcommand names must
     /// be the registry's argv words and its arg ids the parameters' snake_case names.
-    pub fn with_command(registry: Registry, command: clap::Command) -> App {
+    pub fn with_command(mut registry: Registry, command: clap::Command) -> App {
+        let paged = crate::page_limit::apply(&mut registry);
+        let command = crate::page_limit::apply_to_clap(command, &paged);
         let verbs: Vec<Arc<pas_spec::Command>> = pas_spec::verbs::verb_commands(&registry)
             .into_iter()
             .map(Arc::new)
@@ -200,14 +203,10 @@ impl App {
         let raw: Vec<OsString> = args.into_iter().map(Into::into).collect();
         let mut pre = argv::prescan(raw.iter().cloned(), env_agent);
         // A bare invocation is a first-contact probe: it answers the root help and exits 0
-        // (failure mode 21), whatever the tool requires of a real call. Not in the robot
-        // profile, whose every call answers one envelope (a bare call: ERR_ARGS).
-        if raw.len() == 1
-            && self.registry.profile != pas_spec::Profile::Robot
-            && !root_runs_bare(&self.registry)
-        {
-            pre.help = true;
-            pre.argv.push(OsString::from("--help"));
+        // (failure mode 21), whatever the tool requires of a real call. The robot profile,
+        // whose every call answers one envelope, answers it as `capabilities` (robot 5.8).
+        if raw.len() == 1 && !root_runs_bare(&self.registry) {
+            crate::bare_call::answer(&self.registry, &mut pre);
         }
         pre.locate_command(&self.registry);
         // A derive-built tool's output and input schemas (schemars: a visible share of
@@ -488,8 +487,15 @@ impl App {
                 .ok()
                 .flatten()
                 .cloned();
+            let fields = crate::fields::selected(registry, command, leaf).map_err(Stop::Failed)?;
+            let list_field = command.list_field.clone();
             let command = Some(command.name.clone());
-            output.profile.configure(CallOptions { format, command });
+            output.profile.configure(CallOptions {
+                format,
+                command,
+                fields,
+                list_field,
+            });
         }
         // The synthesised `rm` keeps PAS's own rule (a wildcard needs --force), checked on its route.
         if let Selected::Declared(_) = selected {
@@ -611,8 +617,8 @@ impl App {
             output.command = Some(builtin.name().to_owned());
             let command = Some(builtin.name().to_owned());
             output.profile.configure(CallOptions {
-                format: None,
                 command,
+                ..CallOptions::default()
             });
         }
         let args = args_of(matches, leaf);
@@ -642,8 +648,8 @@ impl App {
             let mut output = shared.lock();
             output.command = Some(builtin.name().to_owned());
             output.profile.configure(CallOptions {
-                format: None,
                 command: Some(builtin.name().to_owned()),
+                ..CallOptions::default()
             });
         }
         if let Some(state) = &shared.robot {

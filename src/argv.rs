@@ -21,6 +21,8 @@ pub const AUDIT_LOG_FLAG: &str = "--audit-log";
 pub const CONFIG_FLAG: &str = "--config";
 /// The hidden flag that prints the registry back as a JSON spec.
 pub const SPEC_FLAG: &str = "--pas-spec";
+/// The name other tools give the same request (CLI Agent Spec failure mode 21): an alias.
+pub const PRINT_SCHEMA_FLAG: &str = "--print-schema";
 /// The flag that runs the conformance checks on the tool itself (PAS 9.2).
 pub const VALIDATE_FLAG: &str = "--validate-pas";
 
@@ -119,7 +121,7 @@ pub(crate) fn prescan(args: impl IntoIterator<Item = OsString>, env_agent: bool)
                 }
             }
             continue;
-        } else if bytes == SPEC_FLAG.as_bytes() {
+        } else if bytes == SPEC_FLAG.as_bytes() || bytes == PRINT_SCHEMA_FLAG.as_bytes() {
             found.print_spec = true;
             continue;
         } else if bytes == VALIDATE_FLAG.as_bytes() {

@@ -63,6 +63,7 @@ pub(crate) fn augment(
                 )),
         );
     }
+    cmd = crate::fields::augment(cmd, registry);
     // A command at the root (a one-command tool) shares the root's help with the tool: its
     // examples join the tool's in one block, each command line once.
     let mut root_examples = registry.examples.clone();

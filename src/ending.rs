@@ -185,6 +185,7 @@ impl Output {
                 code
             }
         };
+        let _ = self.profile.call_end(&mut self.sinks, code);
         let _ = self.sinks.stderr.flush();
         // Child processes a handler started (`pas::process::spawn`) end with the call.
         crate::process::kill_all();

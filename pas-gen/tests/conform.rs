@@ -65,7 +65,7 @@ fn assert_all_pass(tool: &[&str]) {
     assert_eq!(summary["ok"], true);
     assert_eq!(code, 0);
     // Every level 1 and 2 check of the pas contract ran.
-    assert_eq!(checks.len(), 26, "{checks:?}");
+    assert_eq!(checks.len(), 27, "{checks:?}");
 }
 
 #[test]
@@ -108,6 +108,8 @@ const FAULTS: &[(&str, &str)] = &[
     // The CLI Agent Spec's failure modes: colour on a pipe when CLICOLOR_FORCE asks, a read of a piped stdin the spec never declares, an
     // error message translated under a French locale, JSON folded at a narrow COLUMNS.
     ("colour_forced", "fm08.forced_colour"),
+    // A bare call that is a usage error instead of the root help.
+    ("bare_usage", "fm21.bare_call"),
     ("read_stdin", "fm50.idle_stdin"),
     ("french_errors", "fm57.locale"),
     ("wrap_columns", "fm63.columns"),
@@ -252,10 +254,15 @@ const ROBOT: Contract = Contract {
         "robot.confirm",
     ],
     faults: &[
-        // The built-ins' envelopes lack it too.
+        // The built-ins' envelopes lack it too, the bare call's (`capabilities`) among them.
         (
             "no_schema_version",
-            &["robot.envelope", "robot.capabilities", "robot.sessions"],
+            &[
+                "robot.envelope",
+                "robot.capabilities",
+                "robot.sessions",
+                "fm21.bare_call",
+            ],
         ),
         // An unknown flag exiting 4 also names USAGE_ERROR with ITEM_NOT_FOUND's number.
         ("usage_exit_4", &["robot.arguments", "robot.exit_codes"]),

@@ -243,6 +243,15 @@ const FIELDS: RuntimeFlag = RuntimeFlag {
               field is an argument error naming the known ones (robot 8.2).",
     machine_output: true,
 };
+/// `--fields` in the `pas` and `compose` profiles (CLI Agent Spec failure mode 4): the same
+/// selection as robot's, on the JSON items (agent mode, `--format`, the compose envelope).
+const LIST_FIELDS: RuntimeFlag = RuntimeFlag {
+    long: "fields",
+    value: Some("a,b,..."),
+    meaning: "Keep only these fields of each item of the command's list in JSON output; an \
+              unknown field is an argument error naming the known ones.",
+    machine_output: true,
+};
 const ROBOT_FORMAT: RuntimeFlag = RuntimeFlag {
     long: "format",
     value: Some("json|md"),
@@ -266,7 +275,7 @@ const PROSE_STYLE: RuntimeFlag = RuntimeFlag {
 pub const PAS: Surface = Surface {
     profile: Profile::Pas,
     machine_switch: Some("--agent"),
-    flags: &[AGENT, AUDIT_LOG, CONFIG, VERSION],
+    flags: &[AGENT, AUDIT_LOG, CONFIG, VERSION, LIST_FIELDS],
     list_format_flag: true,
     list_shape: ListShape::Ndjson,
     errors: ErrorChannel::StderrTable,
@@ -286,7 +295,7 @@ pub const PAS: Surface = Surface {
 pub const COMPOSE: Surface = Surface {
     profile: Profile::Compose,
     machine_switch: None,
-    flags: &[TOON, AUDIT_LOG, CONFIG, VERSION],
+    flags: &[TOON, AUDIT_LOG, CONFIG, VERSION, LIST_FIELDS],
     list_format_flag: false,
     list_shape: ListShape::EnvelopeArray,
     errors: ErrorChannel::Envelope,
@@ -553,10 +562,10 @@ mod tests {
             all_machine_flags(),
             [
                 "agent",
+                "fields",
                 "format",
                 "toon",
                 "compact",
-                "fields",
                 "include-prose",
                 "prose-style"
             ]
@@ -576,9 +585,11 @@ mod tests {
         ] {
             assert!(ROBOT.has_flag(long), "{long}");
         }
-        for long in ["compact", "fields", "include-prose", "prose-style"] {
+        for long in ["compact", "include-prose", "prose-style"] {
             assert!(!PAS.has_flag(long) && !COMPOSE.has_flag(long), "{long}");
         }
+        // `--fields` is in every profile (CLI Agent Spec failure mode 4).
+        assert!(PAS.has_flag("fields") && COMPOSE.has_flag("fields"));
         assert_eq!(ROBOT.flag("format").and_then(|f| f.value), Some("json|md"));
         const { assert!(!ROBOT.list_format_flag && ROBOT.confirm_marked && ROBOT.session_flags) };
         let words: Vec<&str> = ROBOT.builtin_words().map(|b| b.word).collect();

@@ -1,6 +1,6 @@
 //! What every call of every pas tool does for an agent (issue 17, the runtime part), by CLI
-//! Agent Spec failure mode: a bare invocation is the root help (21; not in the robot profile,
-//! whose every call is one envelope); a wall-clock limit ends a
+//! Agent Spec failure mode: a bare invocation is the root help (21; in the robot profile,
+//! whose every call is one envelope, the `capabilities` envelope); a wall-clock limit ends a
 //! call as a `TIMEOUT` error (11); every error says whether a retry may help (19); every
 //! response carries a request id and echoes the caller's trace id (33); compose `meta` holds
 //! the tool's version, the exit code and the working directory (22, 56, 29).
@@ -60,9 +60,13 @@ fn a_bare_invocation_prints_the_root_help_and_exits_0() {
         "{}",
         stdout(&out)
     );
-    // robot keeps its rule that every call answers one envelope (ERR_ARGS).
+    // robot keeps its rule that every call answers one envelope: a bare call is
+    // `capabilities`, a success envelope listing the commands, exit 0.
     let out = spec_cli("specs/pt-agent.yaml", &[]).output().unwrap();
-    assert_eq!(envelope(&out)["error"]["code"], "ERR_ARGS");
+    assert_eq!(code(&out), 0, "{out:?}");
+    let bare = envelope(&out);
+    assert_eq!(bare["status"], "success", "{bare}");
+    assert_eq!(bare["command"], "capabilities", "{bare}");
     // A tool whose root needs a positional argument still answers help, not a usage error.
     let out = spec_cli("specs/word-counter.yaml", &[]).output().unwrap();
     assert_eq!(code(&out), 0, "{out:?}");
@@ -505,5 +509,154 @@ fn child_process_groups_end_with_the_call() {
     assert!(
         processes_tagged(&tag).is_empty(),
         "helpers outlived the call"
+    );
+}
+
+/// The offline weather tool (specs/weather.yaml, `pas` profile, a list with an output schema).
+fn weather(args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pas-mcp-weather"));
+    cmd.env_remove("PAS_AGENT")
+        .env("WEATHER_API_KEY", "k-test")
+        .args(args)
+        .stdin(Stdio::null());
+    cmd
+}
+
+#[test]
+fn fields_keep_only_the_named_fields_of_each_item_in_the_pas_profile() {
+    // Failure mode 4: `--fields` in the pas profile, NDJSON and `--format=array` alike.
+    let out = weather(&[
+        "--agent", "forecast", "Boston", "--days", "2", "--fields", "date,low",
+    ])
+    .output()
+    .unwrap();
+    assert_eq!(code(&out), 0, "{out:?}");
+    let items = ndjson(&out);
+    assert_eq!(items.len(), 2);
+    for item in &items {
+        let keys: Vec<&String> = item.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["date", "low"], "{item}");
+    }
+    let out = weather(&[
+        "forecast",
+        "Boston",
+        "-d",
+        "1",
+        "--format=array",
+        "--fields",
+        "high",
+    ])
+    .output()
+    .unwrap();
+    let array: Value = serde_json::from_str(stdout(&out).trim_end()).unwrap();
+    assert_eq!(array.as_array().unwrap().len(), 1);
+    assert_eq!(array[0].as_object().unwrap().len(), 1, "{array}");
+    assert!(array[0]["high"].is_number());
+
+    // An unknown field is an argument error (exit 2) naming the known ones, before the handler.
+    let out = weather(&["--agent", "forecast", "Boston", "--fields", "date,wind"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 2, "{out:?}");
+    assert!(stdout(&out).is_empty());
+    let error = error_json(&out);
+    assert_eq!(error["error"], "INVALID_ARGUMENT");
+    assert_eq!(error["details"]["unknown"], serde_json::json!(["wind"]));
+    assert!(
+        error["suggestion"]
+            .as_str()
+            .unwrap()
+            .contains("date, high, low"),
+        "{error}"
+    );
+    // A command with no list refuses it.
+    let out = weather(&["--agent", "current", "Boston", "--fields", "x"])
+        .output()
+        .unwrap();
+    assert_eq!(error_json(&out)["error"], "INVALID_ARGUMENT");
+}
+
+#[test]
+fn a_paged_list_without_a_page_size_gets_a_default_of_100_in_every_face() {
+    // Failure mode 5: a call that names no `--limit` still answers one bounded page.
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("paged.json");
+    std::fs::write(
+        &spec,
+        r#"{"specVersion": 1, "name": "paged", "version": "1.0.0", "summary": "Pages.",
+  "commands": [{"name": "item.list", "description": "List items.", "output": "list",
+    "paging": {"limit": "limit", "cursor": "cursor"},
+    "parameters": [{"name": "limit", "type": "integer", "description": "Page size."},
+                   {"name": "cursor", "description": "Where the page starts."}]}]}"#,
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_pas-spec-cli"))
+            .env("PAS_SPEC_CLI_SPEC", &spec)
+            .env_remove("PAS_AGENT")
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let help = stdout(&run(&["--agent", "item", "list", "--help"]));
+    assert!(help.contains("default 100"), "{help}");
+    let catalog: Value = serde_json::from_str(&stdout(&run(&["--agent", "tools"]))).unwrap();
+    let text = catalog.to_string();
+    assert!(text.contains(r#""default":100"#), "{text}");
+}
+
+#[test]
+fn the_pas_profile_gives_the_exit_code_version_and_ids_on_stderr_when_asked() {
+    // Failure modes 56, 22 and 33 where PAS keeps stdout for data alone: `PAS_META=1` ends
+    // every agent-mode call with one `{"meta":{...}}` line on stderr.
+    let out = demo(&["--agent", "item", "list", "-n", "2"])
+        .env("PAS_META", "1")
+        .env("PAS_TRACE_ID", "trace-17")
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{out:?}");
+    assert_eq!(ndjson(&out).len(), 2, "stdout is the data alone");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let meta: Value = serde_json::from_str(stderr.trim_end()).expect("one meta line");
+    let meta = &meta["meta"];
+    assert_eq!(meta["ok"], true, "{meta}");
+    assert_eq!(meta["exit_code"], 0);
+    assert!(meta["version"].is_string(), "{meta}");
+    assert!(is_request_id(&meta["request_id"]), "{meta}");
+    assert_eq!(meta["trace_id"], "trace-17");
+    assert!(meta["duration_ms"].is_u64());
+    // A failure: the error line first (unchanged), then the meta line with its exit code.
+    let out = demo(&["--agent", "item", "nope"])
+        .env("PAS_META", "1")
+        .output()
+        .unwrap();
+    let lines: Vec<Value> = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0]["error"].is_string());
+    assert_eq!(lines[1]["meta"]["ok"], false);
+    assert_eq!(lines[1]["meta"]["exit_code"], code(&out));
+    // Not asked: stderr stays empty on success (PAS 2.1.1 as checkers read it).
+    let out = demo(&["--agent", "item", "list", "-n", "1"])
+        .output()
+        .unwrap();
+    assert!(out.stderr.is_empty(), "{out:?}");
+}
+
+#[test]
+fn print_schema_is_an_alias_of_the_spec_flag() {
+    // Failure mode 21: `--print-schema`, as other tools spell it, prints the same manifest.
+    let spec = demo(&["--pas-spec"]).output().unwrap();
+    let alias = demo(&["--print-schema"]).output().unwrap();
+    assert_eq!(code(&alias), 0, "{alias:?}");
+    assert_eq!(alias.stdout, spec.stdout);
+    let manifest: Value = serde_json::from_slice(&alias.stdout).unwrap();
+    assert!(
+        manifest["commands"]
+            .as_array()
+            .is_some_and(|c| !c.is_empty())
     );
 }

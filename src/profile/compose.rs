@@ -54,6 +54,9 @@ pub(crate) struct ComposeProfile {
     warnings: Vec<crate::robot::Warning>,
     /// The bytes of data kept when the output cap cut it.
     truncated: Option<u64>,
+    /// `--fields`, and the principal list of an object result (see `crate::fields`).
+    fields: Option<Vec<String>>,
+    list_field: Option<String>,
 }
 
 /// `meta`, in the contract's key order.
@@ -125,6 +128,8 @@ impl ComposeProfile {
             written: false,
             warnings: Vec::new(),
             truncated: None,
+            fields: None,
+            list_field: None,
         }
     }
 
@@ -192,6 +197,8 @@ impl Profile for ComposeProfile {
         if let Some(command) = options.command {
             self.tool = Some(command);
         }
+        self.fields = options.fields;
+        self.list_field = options.list_field;
     }
 
     fn item_encoding(&self, _kind: StreamKind) -> Encoding {
@@ -204,7 +211,13 @@ impl Profile for ComposeProfile {
 
     fn object(&mut self, sinks: &mut Sinks, object: &Object) -> io::Result<()> {
         match &object.json {
-            Ok(json) => self.success(sinks, json, false),
+            Ok(json) => match self.fields.take() {
+                Some(fields) => {
+                    let json = crate::fields::object(json, self.list_field.as_deref(), &fields);
+                    self.success(sinks, &json, false)
+                }
+                None => self.success(sinks, json, false),
+            },
             Err(_) => Ok(()),
         }
     }
@@ -215,16 +228,17 @@ impl Profile for ComposeProfile {
         Ok(())
     }
 
-    fn stream_item(
-        &mut self,
-        _sinks: &mut Sinks,
-        _kind: StreamKind,
-        item: &[u8],
-    ) -> io::Result<()> {
+    fn stream_item(&mut self, _sinks: &mut Sinks, kind: StreamKind, item: &[u8]) -> io::Result<()> {
         if self.count > 0 {
             self.items.push(b',');
         }
-        self.items.extend_from_slice(item);
+        match &self.fields {
+            Some(fields) if kind == StreamKind::List => {
+                self.items
+                    .extend_from_slice(&crate::fields::item(item, fields));
+            }
+            _ => self.items.extend_from_slice(item),
+        }
         self.count += 1;
         Ok(())
     }

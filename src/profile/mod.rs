@@ -39,6 +39,10 @@ pub(crate) struct CallOptions {
     pub(crate) format: Option<String>,
     /// The dotted name of the command (or built-in) argv selected.
     pub(crate) command: Option<String>,
+    /// `--fields` (pas, compose): the fields of each list item to keep (see `crate::fields`).
+    pub(crate) fields: Option<Vec<String>>,
+    /// The command's principal list inside an object result (`listField`).
+    pub(crate) list_field: Option<String>,
 }
 
 /// A rendering policy. All methods write whole lines only (see the output lock).
@@ -125,6 +129,11 @@ pub(crate) trait Profile: Send {
     /// The output was cut at the output cap after `kept` bytes (before `stream_end` or
     /// `document`): compose marks `meta.truncated` and `meta.totalBytes`.
     fn truncated(&mut self, _kept: u64) {}
+    /// The call ends with `exit` (after its result or error): the `pas` profile's meta line
+    /// on request (`crate::meta_line`).
+    fn call_end(&mut self, _sinks: &mut Sinks, _exit: u8) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// The profile for this tool and this call, from the pre-scan (`--toon` is read before clap

@@ -31,6 +31,8 @@ pub(crate) struct PasProfile {
     array_items: u64,
     /// Where the list being written sits in the whole list (a paged command).
     page: Option<Page>,
+    /// When the call started (the meta line's `duration_ms`).
+    started: std::time::Instant,
 }
 
 /// The error line of PAS 7.1. `code` is the process exit status (as in the spec's Appendix A).
@@ -62,6 +64,7 @@ impl PasProfile {
             options: CallOptions::default(),
             array_items: 0,
             page: None,
+            started: std::time::Instant::now(),
         }
     }
 
@@ -93,7 +96,13 @@ impl Profile for PasProfile {
             return Ok(());
         };
         if self.machine() {
-            sinks.stdout.write(json)?;
+            let json = match &self.options.fields {
+                Some(fields) => {
+                    crate::fields::object(json, self.options.list_field.as_deref(), fields)
+                }
+                None => json.as_slice().into(),
+            };
+            sinks.stdout.write(&json)?;
             sinks.stdout.write(b"\n")?;
         } else {
             let text = match &object.human {
@@ -124,6 +133,14 @@ impl Profile for PasProfile {
     }
 
     fn stream_item(&mut self, sinks: &mut Sinks, kind: StreamKind, item: &[u8]) -> io::Result<()> {
+        let filtered;
+        let item = match &self.options.fields {
+            Some(fields) if kind == StreamKind::List && self.machine() => {
+                filtered = crate::fields::item(item, fields);
+                &*filtered
+            }
+            _ => item,
+        };
         if kind == StreamKind::List && self.array() {
             // The array is not streamable by its reader anyway: batch it, one flush at the end.
             if self.array_items > 0 {
@@ -138,8 +155,9 @@ impl Profile for PasProfile {
     }
 
     fn plain_lines(&self, kind: StreamKind) -> bool {
-        // Everything but an array is one line per item (see `stream_item`).
-        !(kind == StreamKind::List && self.array())
+        // Everything but an array is one line per item (see `stream_item`); `--fields` changes
+        // each item, so it goes item by item.
+        !(kind == StreamKind::List && (self.array() || self.options.fields.is_some()))
     }
 
     fn stream_end(
@@ -261,6 +279,15 @@ impl Profile for PasProfile {
         } else {
             line.extend_from_slice(format!("warning: {}\n", warning.message()).as_bytes());
         }
+        sinks.stderr.write_all(&line)
+    }
+
+    fn call_end(&mut self, sinks: &mut Sinks, exit: u8) -> io::Result<()> {
+        if !self.agent || !crate::meta_line::wanted() {
+            return Ok(());
+        }
+        let registry = &self.registry;
+        let line = crate::meta_line::line(&registry.name, &registry.version, self.started, exit);
         sinks.stderr.write_all(&line)
     }
 

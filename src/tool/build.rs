@@ -99,6 +99,8 @@ pub(crate) fn call_may_show_schemas(registry: &Registry, pre: &crate::argv::Pres
     const WORDS: [&str; 5] = ["tools", "docs", "completions", "man", "mcp"];
     pre.print_spec
         || pre.validate
+        // `--fields` is checked against the output schema (`crate::fields`).
+        || pre.argv.iter().any(|word| word.as_encoded_bytes().starts_with(b"--fields"))
         || !registry.resources.is_empty()
         || pre
             .argv

@@ -336,3 +336,32 @@ fn a_list_past_the_output_cap_is_cut_and_marked() {
     assert!(meta["totalBytes"].as_u64().unwrap() <= 300);
     assert_eq!(meta["warnings"][0]["code"], "OUTPUT_TRUNCATED");
 }
+
+#[test]
+fn fields_keep_only_the_named_fields_of_each_item() {
+    // CLI Agent Spec failure mode 4: `--fields` in the compose profile, checked against the
+    // command's output schema before the handler runs.
+    let env = Env::new();
+    assert_eq!(env.call(&["task", "create", "--title", "a"]).exit, 0);
+    let call = env.call(&["task", "list", "--fields", "id,title"]);
+    assert_envelope(&call, "fields");
+    assert_eq!(call.data(), &serde_json::json!([{"id": 1, "title": "a"}]));
+    assert_eq!(call.envelope["meta"]["count"], 1);
+
+    let bad = env.call(&["task", "list", "--fields", "id,colour"]);
+    assert_envelope(&bad, "unknown field");
+    assert_eq!((bad.exit, bad.code()), (1, "INVALID_ARGUMENT"));
+    let known = &bad.envelope["error"]["details"]["known"];
+    assert!(
+        known.as_array().unwrap().contains(&"title".into()),
+        "{known}"
+    );
+    assert_eq!(
+        bad.envelope["error"]["details"]["unknown"],
+        serde_json::json!(["colour"])
+    );
+
+    // A command with no list refuses the flag.
+    let get = env.call(&["task", "get", "1", "--fields", "id"]);
+    assert_eq!((get.exit, get.code()), (1, "INVALID_ARGUMENT"));
+}

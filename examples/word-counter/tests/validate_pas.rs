@@ -27,11 +27,12 @@ fn word_counter_validates_itself_at_level_2() {
         assert_eq!(check["status"], expected, "{check}");
     }
     // Every level 1 and 2 check ran, the failure-mode checks (fm08.forced_colour,
-    // fm50.idle_stdin, fm57.locale, fm63.columns) among them: docs/cli-agent-spec.md names this
-    // test as their proof.
-    assert_eq!(checks.len(), 26);
+    // fm21.bare_call, fm50.idle_stdin, fm57.locale, fm63.columns) among them:
+    // docs/cli-agent-spec.md names this test as their proof.
+    assert_eq!(checks.len(), 27);
     for id in [
         "fm08.forced_colour",
+        "fm21.bare_call",
         "fm50.idle_stdin",
         "fm57.locale",
         "fm63.columns",

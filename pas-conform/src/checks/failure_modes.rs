@@ -221,3 +221,40 @@ pub fn columns(ctx: &mut Ctx) -> Verdict {
     }
     Verdict::pass(&runs.iter().collect::<Vec<_>>())
 }
+
+/// fm21.bare_call (§21 Schema & Help Discoverability): the tool's name alone, the first thing
+/// an agent tries, exits 0 with something on stdout (the root help; in the robot contract,
+/// whose every call is one envelope, a success envelope), never a usage error. Skipped for a
+/// tool whose root is itself a command that needs no argument (its bare call runs it).
+pub fn bare_call(ctx: &mut Ctx) -> Verdict {
+    if let Some(registry) = &ctx.registry
+        && registry
+            .commands
+            .iter()
+            .any(|c| c.argv_path().is_empty() && c.parameters.iter().all(|p| !p.required))
+    {
+        return Verdict::skip("the root is a command that runs with no argument");
+    }
+    let run = ctx.cached(&[]);
+    if !run.exited(0) {
+        let why = format!(
+            "a bare call ended with {}, not 0 with the root help",
+            run.status()
+        );
+        return Verdict::fail(why, &[&run]);
+    }
+    if run.out().trim().is_empty() {
+        return Verdict::fail("a bare call printed nothing on stdout", &[&run]);
+    }
+    if ctx.contract == Contract::Robot {
+        match robot::envelope(&run) {
+            Ok(envelope) if envelope["status"] == "success" => {}
+            Ok(envelope) => {
+                let why = format!("a bare call's envelope is {}", envelope["status"]);
+                return Verdict::fail(why, &[&run]);
+            }
+            Err(why) => return Verdict::fail(why, &[&run]),
+        }
+    }
+    Verdict::pass(&[&run])
+}

@@ -229,6 +229,14 @@ pub const CHECKS: &[Check] = &[
         failure_modes::forced_colour
     ),
     check!(
+        "fm21.bare_call",
+        "CLI Spec §21",
+        1,
+        ALL,
+        "the tool's name alone exits 0 with the root help (robot: a success envelope)",
+        failure_modes::bare_call
+    ),
+    check!(
         "fm50.idle_stdin",
         "CLI Spec §50",
         1,

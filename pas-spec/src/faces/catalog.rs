@@ -315,7 +315,7 @@ mod tests {
             .into_iter()
             .map(|p| p.name)
             .collect();
-        assert_eq!(flags, ["db", "toon"]);
+        assert_eq!(flags, ["db", "toon", "fields"]);
     }
 
     #[test]

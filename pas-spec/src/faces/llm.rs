@@ -194,8 +194,12 @@ pub fn document(registry: &Registry) -> Document {
     } else {
         format!("{} <command> [flags] [args]", registry.name)
     };
+    // `--fields` of pas and compose is said where it applies, in each list's output line
+    // ([`output_words`]): a row of its own would take a line of PAS 4.2's 200.
+    let list_fields = registry.profile != crate::Profile::Robot;
     let mut global_flags: Vec<Row> = runtime_flag_rows(registry)
         .into_iter()
+        .filter(|(signature, _)| !(list_fields && signature.starts_with("--fields ")))
         .map(|(signature, facts)| Row { signature, facts })
         .collect();
     global_flags.extend(registry.global_flags.iter().map(|p| Row {
@@ -424,14 +428,18 @@ fn command_doc(registry: &Registry, command: &Command) -> CommandDoc {
 fn output_words(registry: &Registry, kind: OutputKind) -> &'static str {
     let surface = surface::of(registry.profile);
     match kind {
-        OutputKind::List | OutputKind::Events if surface.list_shape == ListShape::EnvelopeArray => {
+        OutputKind::List if surface.list_shape == ListShape::EnvelopeArray => {
+            "one envelope whose data is the array of items (--fields a,b keeps only those fields)"
+        }
+        OutputKind::Events if surface.list_shape == ListShape::EnvelopeArray => {
             "one envelope whose data is the array of items"
         }
         OutputKind::List | OutputKind::Events if surface.list_shape == ListShape::RobotEnvelope => {
             "one envelope whose data is the array of items (--fields and --compact select)"
         }
         OutputKind::List if surface.list_format_flag => {
-            "NDJSON, one object per line (--format=array for one array)"
+            "NDJSON, one object per line (--format=array for one array; --fields a,b keeps only \
+             those fields)"
         }
         OutputKind::List => "NDJSON, one object per line",
         OutputKind::Events => "NDJSON events, one per line as they happen",

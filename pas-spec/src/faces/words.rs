@@ -240,7 +240,8 @@ pub(crate) fn output_text(registry: &Registry, kind: OutputKind) -> &'static str
             OutputKind::Object => "One envelope on stdout; data is one JSON object.",
             OutputKind::List => {
                 "One envelope on stdout; data is the JSON array of items, and meta has count, \
-                 total and hasMore. On failure the envelope is the error, never half a list."
+                 total and hasMore; --fields a,b keeps only those fields of each item. On failure \
+                 the envelope is the error, never half a list."
             }
             OutputKind::Document => "One envelope on stdout; data is a Markdown string.",
             OutputKind::Events => {
@@ -253,7 +254,8 @@ pub(crate) fn output_text(registry: &Registry, kind: OutputKind) -> &'static str
         OutputKind::Object => "One JSON object on stdout.",
         OutputKind::List => {
             "NDJSON on stdout: one JSON value per line, streamed as produced. --format=array \
-             prints one JSON array instead. On failure the lines already written stay (whole \
+             prints one JSON array instead; --fields a,b keeps only those fields of each item. \
+             On failure the lines already written stay (whole \
              lines only), then the error goes to stderr."
         }
         OutputKind::Document => "A Markdown document on stdout.",
