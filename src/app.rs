@@ -555,9 +555,16 @@ impl App {
                 }
             },
         };
+        // Stdin checked against the declared inputSchema, corrections warned (46, 67).
+        let body = crate::stdin_body::for_call(shared, &selected, command).map_err(Stop::Failed)?;
         let args = args_of(matches, leaf);
         let dry_run = builtins::guard::dry_run(command, leaf);
-        let context = Context::new(shared.clone(), selected.clone()).with_dry_run(dry_run);
+        let context = Context::new(shared.clone(), selected.clone())
+            .with_dry_run(dry_run)
+            .with_stdin_body(body.as_ref().map(|b| b.bytes.clone()));
+        body.iter()
+            .flat_map(|b| b.warnings())
+            .for_each(|w| context.warn(w));
         let ran = panics::catch(|| -> Result<T, Stop> {
             // The tool's own commands answer the tool's own codes (verbs answer the runtime's).
             let reply = handler(&args, &context).map_err(|error| match selected {
