@@ -63,6 +63,16 @@ pub(crate) fn augment(
                 )),
         );
     }
+    // `--validate-only` is taken out of argv before clap parses, like `--audit-log`.
+    if !has_long(&cmd, "validate-only") {
+        cmd = cmd.arg(
+            Arg::new("pas_validate_only")
+                .long("validate-only")
+                .global(true)
+                .action(ArgAction::SetTrue)
+                .help("Check the call (arguments, declared constraints, stdin) and run nothing"),
+        );
+    }
     // A command at the root (a one-command tool) shares the root's help with the tool: its
     // examples join the tool's in one block, each command line once.
     let mut root_examples = registry.examples.clone();

@@ -371,6 +371,7 @@ pub mod codes;
 mod config_file;
 mod const_check;
 mod context;
+mod corrected_input;
 pub mod deadline;
 mod declared;
 mod doc_commands;
@@ -404,6 +405,7 @@ pub mod time;
 pub mod tool;
 mod undeclared;
 mod validate;
+mod validate_only;
 pub mod xdg;
 
 pub use app::{App, Handler};
