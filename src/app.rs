@@ -45,6 +45,8 @@ pub struct App {
     pub(crate) schemas: crate::tool::PendingSchemas,
     /// robot: the probes and actions `capabilities` reports.
     robot_hooks: crate::robot::Hooks,
+    /// `--validate-only`: calls stop after the checks, before the handler.
+    validate_only: bool,
 }
 
 impl App {
@@ -77,6 +79,7 @@ impl App {
             resources: None,
             schemas: Default::default(),
             robot_hooks: Default::default(),
+            validate_only: false,
         }
     }
 
@@ -202,6 +205,7 @@ impl App {
         let env_agent = argv::env_enables(std::env::var_os(argv::AGENT_ENV).as_deref());
         let raw: Vec<OsString> = args.into_iter().map(Into::into).collect();
         let mut pre = argv::prescan(raw.iter().cloned(), env_agent);
+        self.validate_only = pre.validate_only;
         // A bare invocation is a first-contact probe: it answers the root help and exits 0
         // (failure mode 21), whatever the tool requires of a real call. The robot profile,
         // whose every call answers one envelope, answers it as `capabilities` (robot 5.8).
@@ -560,9 +564,19 @@ impl App {
                 }
             },
         };
+        // Stdin checked against the declared inputSchema, corrections warned (46, 67).
+        let body = crate::stdin_body::for_call(shared, &selected, command).map_err(Stop::Failed)?;
         let args = args_of(matches, leaf);
         let dry_run = builtins::guard::dry_run(command, leaf);
-        let context = Context::new(shared.clone(), selected.clone()).with_dry_run(dry_run);
+        let context = Context::new(shared.clone(), selected.clone())
+            .with_dry_run(dry_run)
+            .with_stdin_body(body.as_ref().map(|b| b.bytes.clone()));
+        body.iter()
+            .flat_map(|b| b.warnings())
+            .for_each(|w| context.warn(w));
+        if self.validate_only {
+            return finish(crate::validate_only::reply(command));
+        }
         let ran = panics::catch(|| -> Result<T, Stop> {
             // The tool's own commands answer the tool's own codes (verbs answer the runtime's).
             let reply = handler(&args, &context).map_err(|error| match selected {

@@ -19,6 +19,8 @@ pub const AGENT_ENV: &str = "PAS_AGENT";
 pub const AUDIT_LOG_FLAG: &str = "--audit-log";
 /// The configuration-file flag (`--config FILE` or `--config=FILE`).
 pub const CONFIG_FLAG: &str = "--config";
+/// The flag that checks a call and stops before its handler (`pas_spec::surface::VALIDATE_ONLY`).
+pub const VALIDATE_ONLY_FLAG: &str = "--validate-only";
 /// The hidden flag that prints the registry back as a JSON spec.
 pub const SPEC_FLAG: &str = "--pas-spec";
 /// The name other tools give the same request (CLI Agent Spec failure mode 21): an alias.
@@ -47,6 +49,8 @@ pub(crate) struct Prescan {
     pub print_spec: bool,
     /// `--validate-pas` was given.
     pub validate: bool,
+    /// `--validate-only` was given: check the call, run no handler.
+    pub validate_only: bool,
     /// `--help` or `-h` was given before `--`.
     pub help: bool,
     /// `--toon` was given before `--` (compose encodes its envelope as TOON, parse errors too;
@@ -123,6 +127,9 @@ pub(crate) fn prescan(args: impl IntoIterator<Item = OsString>, env_agent: bool)
             continue;
         } else if bytes == SPEC_FLAG.as_bytes() || bytes == PRINT_SCHEMA_FLAG.as_bytes() {
             found.print_spec = true;
+            continue;
+        } else if bytes == VALIDATE_ONLY_FLAG.as_bytes() {
+            found.validate_only = true;
             continue;
         } else if bytes == VALIDATE_FLAG.as_bytes() {
             found.validate = true;

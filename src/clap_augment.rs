@@ -64,6 +64,16 @@ pub(crate) fn augment(
         );
     }
     cmd = crate::fields::augment(cmd, registry);
+    // `--validate-only` is taken out of argv before clap parses, like `--audit-log`.
+    if !has_long(&cmd, "validate-only") {
+        cmd = cmd.arg(
+            Arg::new("pas_validate_only")
+                .long("validate-only")
+                .global(true)
+                .action(ArgAction::SetTrue)
+                .help("Check the call (arguments, declared constraints, stdin) and run nothing"),
+        );
+    }
     // A command at the root (a one-command tool) shares the root's help with the tool: its
     // examples join the tool's in one block, each command line once.
     let mut root_examples = registry.examples.clone();

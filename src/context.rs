@@ -18,6 +18,8 @@ pub struct Context {
     shared: Arc<Shared>,
     command: Selected,
     dry_run: bool,
+    /// Stdin as the runtime read and checked it before the handler (see `stdin_body`).
+    body: Option<Arc<[u8]>>,
 }
 
 /// The command being run: a declared one by its index in the registry, or a level 3/4 verb
@@ -34,7 +36,14 @@ impl Context {
             shared,
             command,
             dry_run: false,
+            body: None,
         }
+    }
+
+    /// Stdin was read and checked against the command's input schema: the handler reads this.
+    pub(crate) fn with_stdin_body(mut self, body: Option<Arc<[u8]>>) -> Self {
+        self.body = body;
+        self
     }
 
     /// Marks the call as a dry run (`--dry-run` on a command whose spec says `dryRun`).
@@ -103,6 +112,9 @@ impl Context {
     /// - `stdin: optional`: `None` when stdin is a terminal (nothing was piped in).
     /// - `stdin: required`: in agent mode a terminal is a `MISSING_INPUT` error at once (the
     ///   runtime checks this before the handler runs, too); people may type the input.
+    /// - A command that declares an `inputSchema` gets stdin as the runtime read and checked it
+    ///   before the handler ran (JSON, corrected when it was loose; see the module
+    ///   `stdin_body`).
     /// - In agent mode, a stdin that is open but says nothing (no byte, no end) within
     ///   [`crate::input::DEFAULT_STDIN_WAIT_MS`] (`PAS_STDIN_WAIT`) is absent (`optional`) or a
     ///   `MISSING_INPUT` error (`required`): the call never hangs on it.
@@ -118,6 +130,9 @@ impl Context {
                 "command {} read stdin, but its registry entry says it does not",
                 command.name
             )));
+        }
+        if let Some(body) = &self.body {
+            return Ok(Some(Box::new(io::Cursor::new(body.clone()))));
         }
         if let Some(hooks) = &self.shared.mcp {
             return match (&hooks.input, command.stdin) {

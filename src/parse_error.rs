@@ -32,8 +32,16 @@ pub(crate) fn map(err: &clap::Error, help: &str) -> Error {
     } else {
         message(err)
     };
-    let mut error = Error::new(code, message).with_suggestion(suggestion(err, help));
-    let details = details(err);
+    let mut details = details(err);
+    let mut suggested = suggestion(err, help);
+    // What the call most likely meant (failure mode 35).
+    if let Some(fixed) = crate::corrected_input::of_parse_error(err) {
+        if !suggested.starts_with("did you mean") {
+            suggested = format!("did you mean '{fixed}'?");
+        }
+        details.insert("corrected_input".to_owned(), Value::from(fixed));
+    }
+    let mut error = Error::new(code, message).with_suggestion(suggested);
     if !details.is_empty() {
         error = error.with_details(Value::Object(details));
     }

@@ -113,6 +113,8 @@ const FAULTS: &[(&str, &str)] = &[
     ("read_stdin", "fm50.idle_stdin"),
     ("french_errors", "fm57.locale"),
     ("wrap_columns", "fm63.columns"),
+    // --validate-only offered in the agent help, and ignored: the command runs.
+    ("validate_runs", "fm54.validate_only"),
 ];
 
 #[test]

@@ -222,6 +222,17 @@ const VERSION: RuntimeFlag = RuntimeFlag {
     meaning: "Print the name, version and PAS level.",
     machine_output: false,
 };
+/// `--validate-only` (failure modes 14 and 54): every check the runtime makes before a
+/// handler, and no handler.
+pub const VALIDATE_ONLY: RuntimeFlag = RuntimeFlag {
+    long: "validate-only",
+    value: None,
+    meaning: "Check the call (arguments, declared constraints and relations, confirmation, \
+              requirements, credentials, stdin against the inputSchema) and answer \
+              {\"valid\":true} without running the command; a problem is the error the call \
+              would end with.",
+    machine_output: false,
+};
 
 const ROBOT_AGENT: RuntimeFlag = RuntimeFlag {
     long: "agent",
@@ -275,7 +286,7 @@ const PROSE_STYLE: RuntimeFlag = RuntimeFlag {
 pub const PAS: Surface = Surface {
     profile: Profile::Pas,
     machine_switch: Some("--agent"),
-    flags: &[AGENT, AUDIT_LOG, CONFIG, VERSION, LIST_FIELDS],
+    flags: &[AGENT, AUDIT_LOG, CONFIG, VERSION, LIST_FIELDS, VALIDATE_ONLY],
     list_format_flag: true,
     list_shape: ListShape::Ndjson,
     errors: ErrorChannel::StderrTable,
@@ -295,7 +306,7 @@ pub const PAS: Surface = Surface {
 pub const COMPOSE: Surface = Surface {
     profile: Profile::Compose,
     machine_switch: None,
-    flags: &[TOON, AUDIT_LOG, CONFIG, VERSION, LIST_FIELDS],
+    flags: &[TOON, AUDIT_LOG, CONFIG, VERSION, LIST_FIELDS, VALIDATE_ONLY],
     list_format_flag: false,
     list_shape: ListShape::EnvelopeArray,
     errors: ErrorChannel::Envelope,
@@ -320,6 +331,7 @@ pub const ROBOT: Surface = Surface {
         AUDIT_LOG,
         CONFIG,
         VERSION,
+        VALIDATE_ONLY,
         COMPACT,
         FIELDS,
         ROBOT_FORMAT,

@@ -258,3 +258,84 @@ pub fn bare_call(ctx: &mut Ctx) -> Verdict {
     }
     Verdict::pass(&[&run])
 }
+
+/// The flag of §54's top score: check a call without running it.
+const VALIDATE_ONLY: &str = "--validate-only";
+
+/// What a `--validate-only` call answered on success: stdout's object (pas) or the envelope's
+/// `data` (compose, robot).
+fn validated_data(contract: Contract, run: &Run) -> Result<Value, String> {
+    match contract {
+        Contract::Pas => json(&run.out()),
+        Contract::Compose => Ok(compose::envelope(run)?["data"].clone()),
+        Contract::Robot => Ok(robot::envelope(run)?["data"].clone()),
+    }
+}
+
+/// fm54.validate_only (§54 Conditional / Dependent Argument Requirements, and §14): a tool that
+/// offers `--validate-only` (its agent help lists it, or it does not refuse it) answers `{"valid": true}` (pas; the envelope's `data`
+/// elsewhere) with exit 0 for its runnable examples, instead of their output, and fails an
+/// unknown flag with the same error constant as the call without `--validate-only`. A tool
+/// that refuses the flag by name, and whose agent help does not list it, is skipped.
+pub fn validate_only(ctx: &mut Ctx) -> Verdict {
+    let offered = ctx.agent_help().out().contains(VALIDATE_ONLY);
+    let runs = match super::need_examples(ctx) {
+        Ok(runs) => runs,
+        Err(skip) => return skip,
+    };
+    let eligible: Vec<_> = runs
+        .into_iter()
+        .filter(|(plan, run)| run.exited(0) && plan.command.is_some())
+        .take(AT_MOST)
+        .collect();
+    if eligible.is_empty() {
+        return Verdict::skip("no example of a command succeeds to validate");
+    }
+    let mut judged = Vec::new();
+    for (plan, ran) in eligible {
+        let mut args = vec![VALIDATE_ONLY.to_owned()];
+        args.extend(plan.args.iter().cloned());
+        let run = ctx.run(&Call::new(&ctx.machine(&args)));
+        // Not in the agent help (a one-command tool's lists no global flags) and refused by
+        // name: the tool does not offer the flag.
+        let refused_by_name = !run.exited(0)
+            && (run.out().contains(VALIDATE_ONLY)
+                || String::from_utf8_lossy(&run.stderr).contains(VALIDATE_ONLY));
+        if !offered && judged.is_empty() && refused_by_name {
+            return Verdict::skip("the tool does not offer --validate-only");
+        }
+        if !run.exited(0) {
+            let why = format!("{} with --validate-only, 0 without", run.status());
+            return Verdict::fail(why, &[&ran, &run]);
+        }
+        match validated_data(ctx.contract, &run) {
+            Ok(data) if data["valid"] == Value::Bool(true) => {}
+            Ok(_) => {
+                return Verdict::fail(
+                    "--validate-only did not answer valid: true (did the command run?)",
+                    &[&ran, &run],
+                );
+            }
+            Err(why) => return Verdict::fail(why, &[&run]),
+        }
+        judged.push(run);
+    }
+    let mut unknown = ctx.primary().map(|(p, _)| p.args).unwrap_or_default();
+    unknown.push(errors::UNKNOWN_FLAG.to_owned());
+    let plain = ctx.run(&Call::new(&ctx.machine(&unknown)));
+    unknown.insert(0, VALIDATE_ONLY.to_owned());
+    let checked = ctx.run(&Call::new(&ctx.machine(&unknown)));
+    let code = |run: &Run| {
+        error_object(ctx.contract, run)
+            .map(|error| code_and_message(ctx.contract, &error).0)
+            .ok()
+    };
+    if code(&checked).is_none() || code(&checked) != code(&plain) || checked.code != plain.code {
+        return Verdict::fail(
+            "an unknown flag with --validate-only is not the error it is without",
+            &[&plain, &checked],
+        );
+    }
+    judged.push(checked);
+    Verdict::pass(&judged.iter().collect::<Vec<_>>())
+}

@@ -245,6 +245,14 @@ pub const CHECKS: &[Check] = &[
         failure_modes::idle_stdin
     ),
     check!(
+        "fm54.validate_only",
+        "CLI Spec §54",
+        1,
+        ALL,
+        "--validate-only, where offered, answers valid: true without running the command",
+        failure_modes::validate_only
+    ),
+    check!(
         "fm57.locale",
         "CLI Spec §57",
         1,

@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use super::words::{
     command_switches, effect_line, exit_code_rows, one_line, output_label, output_text,
-    param_facts, param_signature, positional_signature, runtime_flag_rows, stdin_text, usage_line,
+    param_facts, param_signature, positional_signature, runtime_flag_rows, usage_line,
 };
 use crate::surface::{self, ErrorChannel};
 use crate::{Command, Example, ParamKind, Parameter, Registry, StdinMode};
@@ -97,7 +97,7 @@ pub fn render_command(registry: &Registry, command: &Command) -> String {
     if command.stdin != StdinMode::None {
         out.push('\n');
         section(&mut out, "INPUT");
-        let _ = writeln!(out, "  {}", stdin_text(command.stdin));
+        let _ = writeln!(out, "  {}", super::words::input_text(registry, command));
     }
 
     // A one-command tool's command is the tool: its patterns include the tool's own (for

@@ -123,9 +123,13 @@ pub fn catalog(registry: &Registry) -> Catalog {
         .collect();
     tools.sort_by(|a, b| (&a.category, &a.name).cmp(&(&b.category, &b.name)));
     let mut global_flags: Vec<Param> = registry.global_flags.iter().map(param).collect();
-    // The profile's machine-output switches (`--agent` or `--toon`): the binary has exactly these.
+    // The profile's machine-output switches (`--agent` or `--toon`): the binary has exactly these;
+    // and `--validate-only`, which an agent calls like a command's own flag.
     let surface = crate::surface::of(registry.profile);
-    global_flags.extend(surface.flags.iter().filter(|f| f.machine_output).map(|f| {
+    let listed = |f: &&crate::surface::RuntimeFlag| {
+        f.machine_output || f.long == crate::surface::VALIDATE_ONLY.long
+    };
+    global_flags.extend(surface.flags.iter().filter(listed).map(|f| {
         let mut entry = switch(f.long, f.meaning);
         if f.value.is_some() {
             entry.ty = ParamType::String.as_str();
@@ -315,7 +319,7 @@ mod tests {
             .into_iter()
             .map(|p| p.name)
             .collect();
-        assert_eq!(flags, ["db", "toon", "fields"]);
+        assert_eq!(flags, ["db", "toon", "fields", "validate-only"]);
     }
 
     #[test]

@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use super::words::{
     command_switches, effect_line, exit_code_rows, one_line, output_label, param_facts,
-    param_signature, runtime_flag_rows, stdin_text, usage_line,
+    param_signature, runtime_flag_rows, usage_line,
 };
 use crate::builtin_codes as codes;
 use crate::surface::{self, ErrorChannel, ListShape};
@@ -195,11 +195,14 @@ pub fn document(registry: &Registry) -> Document {
         format!("{} <command> [flags] [args]", registry.name)
     };
     // `--fields` of pas and compose is said where it applies, in each list's output line
-    // ([`output_words`]): a row of its own would take a line of PAS 4.2's 200.
+    // ([`output_words`]), and `--validate-only` in the machine-mode paragraph: a row of its
+    // own would take a line of PAS 4.2's 200, and the largest examples are at that limit.
     let list_fields = registry.profile != crate::Profile::Robot;
+    let validate_only = crate::surface::VALIDATE_ONLY.signature();
     let mut global_flags: Vec<Row> = runtime_flag_rows(registry)
         .into_iter()
         .filter(|(signature, _)| !(list_fields && signature.starts_with("--fields ")))
+        .filter(|(signature, _)| *signature != validate_only)
         .map(|(signature, facts)| Row { signature, facts })
         .collect();
     global_flags.extend(registry.global_flags.iter().map(|p| Row {
@@ -218,7 +221,11 @@ pub fn document(registry: &Registry) -> Document {
         level: registry.level,
         profile: registry.profile.as_str(),
         signature,
-        machine_mode: machine_mode(registry),
+        machine_mode: format!(
+            "{} `{validate_only}` on any command: {}",
+            machine_mode(registry),
+            crate::surface::VALIDATE_ONLY.meaning
+        ),
         global_flags,
         cheatsheet: cheatsheet(registry, &commands),
         anti_patterns: anti_patterns(registry, &commands),
@@ -411,7 +418,7 @@ fn command_doc(registry: &Registry, command: &Command) -> CommandDoc {
         input: if command.stdin == StdinMode::None {
             String::new()
         } else {
-            stdin_text(command.stdin).to_owned()
+            super::words::input_text(registry, command)
         },
         errors,
         examples: command

@@ -274,6 +274,24 @@ pub(crate) fn stdin_text(mode: StdinMode) -> &'static str {
     }
 }
 
+/// The INPUT text of a command: [`stdin_text`], and for a command that declares an
+/// `inputSchema`, what the runtime does with the JSON before the command runs (the runtime's
+/// `stdin_body`).
+pub(crate) fn input_text(registry: &Registry, command: &Command) -> String {
+    let mut text = stdin_text(command.stdin).to_owned();
+    if command.input_schema.is_some() && command.stdin != StdinMode::None {
+        let _ = write!(
+            text,
+            " JSON on stdin is checked against the inputSchema (`{} tools {}`) before the \
+             command runs: loose JSON (trailing commas, comments, single quotes, bare keys, a \
+             code fence) is corrected, each correction an INPUT_CORRECTED warning; JSON that \
+             breaks the schema is INVALID_VALUE with every problem in details.violations.",
+            registry.name, command.name
+        );
+    }
+    text
+}
+
 /// The ERROR CODES rows: 0, the built-in constants grouped by meaning, and the registry's codes:
 /// all of them (`only` is `None`) or those a command names; each with the exit code it really
 /// ends with in the tool's profile (compose: 1, or 2 for a blocking code). Sorted by exit code,

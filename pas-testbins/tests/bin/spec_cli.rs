@@ -81,8 +81,18 @@ fn with_echo_handlers(app: pas::App) -> pas::App {
     names.into_iter().fold(app, |app, name| {
         let reply = reply.clone();
         let fail = fail.clone();
-        app.handler(name, move |_, _| match &fail {
+        app.handler(name, move |_, ctx| match &fail {
             Some(code) => Err(Error::new(code.clone(), "the echo handler fails as told")),
+            // With PAS_SPEC_CLI_ECHO_STDIN, a command that reads stdin answers what it read.
+            None if std::env::var_os("PAS_SPEC_CLI_ECHO_STDIN").is_some()
+                && ctx.command().stdin != pas::spec::StdinMode::None =>
+            {
+                let mut text = String::new();
+                if let Some(mut stdin) = ctx.stdin()? {
+                    std::io::Read::read_to_string(&mut stdin, &mut text)?;
+                }
+                Ok(pas::Reply::object(&json!({ "stdin": text })))
+            }
             None => Ok(pas::Reply::object(&reply)),
         })
     })

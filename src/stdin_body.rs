@@ -1,0 +1,207 @@
+//! A command that declares an `inputSchema` and reads stdin has its stdin read and checked by
+//! the runtime before the handler runs (failure modes 46 and 67): JSON an agent wrote a little
+//! loosely (a trailing comma, a comment, single quotes, bare keys, a code fence) is corrected
+//! and each correction reported as an `INPUT_CORRECTED` warning; JSON that breaks the schema,
+//! or text that is not JSON even after the safe corrections, is refused with one
+//! `INVALID_VALUE` error that lists every problem (`details.violations`), the corrections
+//! made (`details.corrections`) and the corrected input (`details.corrected_input`).
+//!
+//! The handler then reads the checked JSON from [`Context::stdin`](crate::Context::stdin) as
+//! it would have read stdin. Reading the whole input before the handler writes anything also
+//! means such a command can never deadlock on a caller that writes all of stdin before it
+//! reads stdout (failure mode 61). Stdin that is a terminal, idle, or empty is left to the
+//! handler, as before; over MCP the `input` argument is checked by the MCP server.
+
+use std::io::{self, IsTerminal, Read};
+use std::sync::Arc;
+
+use pas_spec::{Command, StdinMode};
+use serde_json::{Value, json};
+
+use crate::codes;
+use crate::error::Error;
+use crate::forgiving_json::{self, Correction};
+use crate::input::{self, Bounded};
+use crate::robot::Warning;
+use crate::schema_check;
+
+/// The warning constant of a correction made to stdin's JSON.
+pub const INPUT_CORRECTED: &str = "INPUT_CORRECTED";
+
+/// Stdin, read and checked: what the handler reads instead.
+#[derive(Debug)]
+pub(crate) struct Body {
+    /// The bytes the handler reads (the corrected JSON when something was corrected).
+    pub bytes: Arc<[u8]>,
+    /// What was corrected, each reported as a warning.
+    pub corrections: Vec<Correction>,
+}
+
+impl Body {
+    /// One `INPUT_CORRECTED` warning per correction.
+    pub(crate) fn warnings(&self) -> impl Iterator<Item = Warning> + '_ {
+        self.corrections.iter().map(|c| {
+            Warning::new(
+                INPUT_CORRECTED,
+                format!("stdin was not strict JSON; {}", c.describe()),
+            )
+            .severity(crate::robot::Severity::Info)
+            .affects(["stdin"])
+        })
+    }
+}
+
+/// [`prepare`] for the command a call selected: its input schema is the full registry's (a
+/// derive-built tool makes it on first use, and only a command that reads stdin asks).
+pub(crate) fn for_call(
+    shared: &crate::output::Shared,
+    selected: &crate::context::Selected,
+    command: &Command,
+) -> Result<Option<Body>, Error> {
+    if command.stdin == StdinMode::None {
+        return Ok(None);
+    }
+    let schema = match selected {
+        crate::context::Selected::Declared(index) => {
+            shared.registry.commands[*index].input_schema.as_ref()
+        }
+        crate::context::Selected::Verb(verb) => verb.input_schema.as_ref(),
+    };
+    prepare(command, schema, shared.agent, shared.mcp.is_some())
+}
+
+/// Reads and checks stdin for `command`, when it declares an input schema; `schema` is that
+/// schema (the registry's, made on first use for a derive-built tool).
+pub(crate) fn prepare(
+    command: &Command,
+    schema: Option<&Value>,
+    agent: bool,
+    mcp: bool,
+) -> Result<Option<Body>, Error> {
+    let Some(schema) = schema else {
+        return Ok(None);
+    };
+    if command.stdin == StdinMode::None || mcp || io::stdin().is_terminal() {
+        return Ok(None);
+    }
+    // An open, idle stdin is the handler's to answer (absent, or MISSING_INPUT): never a hang.
+    if agent && input::stdin_wait().is_some_and(|wait| !input::stdin_ready(wait)) {
+        return Ok(None);
+    }
+    let mut bytes = Vec::new();
+    Bounded::new(io::stdin().lock(), "stdin", input::limit())
+        .read_to_end(&mut bytes)
+        .map_err(|err| {
+            input::too_large(&err)
+                .unwrap_or_else(|| Error::general(format!("cannot read stdin: {err}")))
+        })?;
+    check(&command.name, schema, bytes).map(Some)
+}
+
+/// The checks of [`prepare`] on bytes already read.
+pub(crate) fn check(command: &str, schema: &Value, bytes: Vec<u8>) -> Result<Body, Error> {
+    let Ok(text) = std::str::from_utf8(&bytes) else {
+        return Err(refused(
+            "stdin is not UTF-8 text",
+            json!({ "input": "stdin" }),
+        ));
+    };
+    if text.trim().is_empty() {
+        return Ok(Body {
+            bytes: bytes.into(),
+            corrections: Vec::new(),
+        });
+    }
+    let read = forgiving_json::read(text).map_err(|unreadable| {
+        refused(
+            format!("stdin is not JSON: {}", unreadable.error),
+            json!({
+                "input": "stdin",
+                "line": unreadable.error.line(),
+                "column": unreadable.error.column(),
+                "corrections": unreadable.corrections.iter().map(Correction::to_json).collect::<Vec<_>>(),
+            }),
+        )
+    })?;
+    let problems = schema_check::check(schema, &read.value);
+    if !problems.is_empty() {
+        let message = problems
+            .iter()
+            .map(|p| match p.path.as_str() {
+                "" => format!("stdin: {}", p.message),
+                path => format!("stdin {path}: {}", p.message),
+            })
+            .collect::<Vec<_>>()
+            .join("; ");
+        let mut details = json!({
+            "input": "stdin",
+            "violations": problems.iter().map(schema_check::Problem::to_json).collect::<Vec<_>>(),
+        });
+        if !read.corrections.is_empty() {
+            details["corrections"] = read
+                .corrections
+                .iter()
+                .map(Correction::to_json)
+                .collect::<Vec<_>>()
+                .into();
+            details["corrected_input"] = read.value.clone();
+        }
+        return Err(refused(message, details).with_suggestion(format!(
+            "fix every value listed in details.violations and call again; nothing was run \
+             (`tools {command}` shows the inputSchema)"
+        )));
+    }
+    let bytes: Arc<[u8]> = if read.corrections.is_empty() {
+        bytes.into()
+    } else {
+        serde_json::to_vec(&read.value)
+            .map_err(|e| Error::internal(format!("cannot write the corrected input: {e}")))?
+            .into()
+    };
+    Ok(Body {
+        bytes,
+        corrections: read.corrections,
+    })
+}
+
+fn refused(message: impl Into<String>, details: Value) -> Error {
+    Error::new(codes::INVALID_VALUE, message)
+        .with_suggestion(
+            "give one JSON value that matches the command's inputSchema on stdin; nothing was run",
+        )
+        .with_details(details)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn schema() -> Value {
+        json!({"type": "object", "required": ["title"], "properties": {"title": {"type": "string"}}})
+    }
+
+    #[test]
+    fn corrected_json_reaches_the_handler_as_strict_json() {
+        let body = check("task.create", &schema(), b"{title: 'x',}".to_vec()).unwrap();
+        assert_eq!(&*body.bytes, br#"{"title":"x"}"#);
+        assert_eq!(body.warnings().count(), 3);
+    }
+
+    #[test]
+    fn strict_json_is_passed_byte_for_byte() {
+        let given = b"{ \"title\" : \"x\" }\n".to_vec();
+        let body = check("task.create", &schema(), given.clone()).unwrap();
+        assert_eq!(&*body.bytes, &given[..]);
+        assert!(body.corrections.is_empty());
+    }
+
+    #[test]
+    fn a_refusal_lists_violations_corrections_and_the_corrected_input() {
+        let error = check("task.create", &schema(), b"{title: 3,}".to_vec()).unwrap_err();
+        assert_eq!(error.code(), codes::INVALID_VALUE);
+        let details = error.details().unwrap();
+        assert_eq!(details["violations"][0]["path"], "/title");
+        assert_eq!(details["corrections"][0]["kind"], "unquoted_key");
+        assert_eq!(details["corrected_input"], json!({"title": 3}));
+    }
+}
