@@ -18,6 +18,7 @@
 //! read and write them through [`crate::store::Root`] too.
 
 mod feedback;
+mod many;
 mod path;
 pub(crate) mod route;
 mod sync;
