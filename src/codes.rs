@@ -7,4 +7,6 @@
 pub use pas_spec::builtin_codes::*;
 
 /// The constants a tool raises for what its spec declares (`auth`, `requirements`).
-pub use pas_spec::declare::{AUTH_REQUIRED, CREDENTIALS_EXPIRED, REQUIREMENT_MISSING};
+pub use pas_spec::declare::{
+    AUTH_REQUIRED, CREDENTIALS_EXPIRED, REQUIREMENT_MISSING, RUNTIME_VERSION,
+};

@@ -104,7 +104,7 @@ pub const CODES: &[(&str, &str)] = &[
     ("E087", "a parameter's pattern is not a valid regular expression"),
     ("E088", "a parameter's default breaks its own constraints"),
     ("E089", "requires/conflicts names an unknown parameter, the parameter itself, or one it also requires"),
-    ("E090", "a requirement is malformed (name, target, fix) or a command needs an undeclared one"),
+    ("E090", "a requirement is malformed (name, target, fix, version) or a command needs an undeclared one"),
     ("E091", "auth is malformed, or a command needs credentials or scopes the auth block does not declare"),
     ("E092", "untrusted fields on a command without structured output, or not in its outputSchema"),
     ("E093", "a side effect has an empty target"),

@@ -20,6 +20,9 @@ pub const AUTH_REQUIRED: &str = "AUTH_REQUIRED";
 pub const CREDENTIALS_EXPIRED: &str = "CREDENTIALS_EXPIRED";
 /// The constant of a call whose command `needs` a requirement the machine does not meet.
 pub const REQUIREMENT_MISSING: &str = "REQUIREMENT_MISSING";
+/// The constant of a call whose command `needs` a program present in a version outside the
+/// range the requirement declares (`details.requirement` and `details.actual` say both).
+pub const RUNTIME_VERSION: &str = "RUNTIME_VERSION";
 
 /// The constants the runtime raises only for tools that declare `auth` or `requirements`, with
 /// their meaning. Unlike the built-ins, a tool may declare them under `exitCodes` to give them an
@@ -28,6 +31,10 @@ pub const DECLARED_CODES: &[(&str, &str)] = &[
     (AUTH_REQUIRED, "No credentials were found"),
     (CREDENTIALS_EXPIRED, "The credentials have expired"),
     (REQUIREMENT_MISSING, "A declared requirement is missing"),
+    (
+        RUNTIME_VERSION,
+        "A declared requirement's version is out of range",
+    ),
 ];
 
 /// The exit status of a declared constant when the registry gives it none (exit 2: the caller
@@ -39,6 +46,7 @@ pub fn declared_code_in(registry: &crate::Registry, name: &str) -> bool {
     match name {
         AUTH_REQUIRED | CREDENTIALS_EXPIRED => registry.auth.is_some(),
         REQUIREMENT_MISSING => !registry.requirements.is_empty(),
+        RUNTIME_VERSION => registry.requirements.iter().any(|r| r.version.is_some()),
         _ => false,
     }
 }
@@ -84,6 +92,11 @@ pub struct Requirement {
     pub target: String,
     /// The exact step that makes it present, e.g. `apt-get install git`.
     pub fix: String,
+    /// For a `program`: the versions it must be in, as a semver range (`>=2.30`, `^1.4, <1.9`).
+    /// The runtime runs `TARGET --version` before the handler and compares the first version
+    /// the program prints (`2.39` reads as `2.39.0`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
     /// Why the tool needs it.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,

@@ -297,7 +297,9 @@ pub fn builtin_role(name: &str) -> Option<ExitRole> {
         "INTERRUPTED" | "TERMINATED" | "TIMEOUT" => ExitRole::Interrupted,
         "GENERAL_ERROR" => ExitRole::Io,
         "INTERNAL_ERROR" => ExitRole::Internal,
-        "AUTH_REQUIRED" | "CREDENTIALS_EXPIRED" | "REQUIREMENT_MISSING" => ExitRole::Capability,
+        "AUTH_REQUIRED" | "CREDENTIALS_EXPIRED" | "REQUIREMENT_MISSING" | "RUNTIME_VERSION" => {
+            ExitRole::Capability
+        }
         _ => return None,
     })
 }

@@ -210,14 +210,14 @@ fn shape(verb: Verb) -> Shape {
         Verb::Cat => Shape::new(
             "Read the complete content of a resource as one JSON object.",
             Effect::Read,
-            vec![path_param("The resource to read.")],
+            vec![paths_param("The resource to read")],
             OutputKind::Object,
             cat_schema(),
         ),
         Verb::Stat => Shape::new(
             "Read a resource's metadata (type, size, modification time) without its content.",
             Effect::Read,
-            vec![path_param("The resource to describe.")],
+            vec![paths_param("The resource to describe")],
             OutputKind::Object,
             stat_schema(),
         ),
@@ -237,7 +237,7 @@ fn shape(verb: Verb) -> Shape {
         Verb::Rm => Shape::new(
             "Delete a resource. The path must be explicit: wildcards need --force.",
             Effect::Destructive,
-            vec![path_param("The resource to delete.")],
+            vec![paths_param("The resource to delete")],
             OutputKind::Object,
             rm_schema(),
         ),
@@ -325,6 +325,29 @@ fn positional(name: &str, description: &str) -> Parameter {
 fn path_param(description: &str) -> Parameter {
     positional("path", description)
 }
+
+/// `cat`, `stat` and `rm` take one path or several (CLI Agent Spec 70): one path answers the
+/// object itself, several answer one `{path, ok, result | error}` item per path, in order.
+fn paths_param(what: &str) -> Parameter {
+    Parameter {
+        kind: crate::ParamKind::Variadic,
+        ..positional("path", &format!("{what}. {MANY_PATHS}"))
+    }
+}
+
+/// Whether `command` is a resource verb whose `path` takes several paths (`cat`, `stat`, `rm`).
+/// MCP calls take one path each (a client makes several calls at once), so the MCP face keeps
+/// `path` a string for these.
+pub fn takes_many_paths(registry: &Registry, command: &Command) -> bool {
+    matches!(command.name.as_str(), "cat" | "stat" | "rm")
+        && !registry.commands.iter().any(|c| c.name == command.name)
+        && verb_commands(registry)
+            .iter()
+            .any(|c| c.name == command.name)
+}
+
+/// What the verbs that take several paths answer for them, as every face says it.
+pub const MANY_PATHS: &str = "Several paths: one JSON item per path, in order, `{\"path\",\"ok\":true,\"result\"}` or `{\"path\",\"ok\":false,\"error\"}`; any failure ends the call with the first failure's error.";
 
 /// A verb's output schema from its JSON text. Text rather than `json!`: the macro expands every
 /// key into code, which is most of this module's share of a built CLI; the text is data and the
@@ -575,11 +598,12 @@ mod tests {
         };
         let pos = |n: &str| (n.to_owned(), ParamKind::Positional, ParamType::String, true);
         let flag = |n: &str, ty, required| (n.to_owned(), ParamKind::Flag, ty, required);
+        let many = |n: &str| (n.to_owned(), ParamKind::Variadic, ParamType::String, true);
         assert_eq!(signature("ls"), [pos("path")]);
-        assert_eq!(signature("cat"), [pos("path")]);
-        assert_eq!(signature("stat"), [pos("path")]);
+        assert_eq!(signature("cat"), [many("path")]);
+        assert_eq!(signature("stat"), [many("path")]);
         assert_eq!(signature("cp"), [pos("source"), pos("dest")]);
-        assert_eq!(signature("rm"), [pos("path")]);
+        assert_eq!(signature("rm"), [many("path")]);
         assert_eq!(signature("sync"), [pos("remote"), pos("local")]);
         assert_eq!(
             signature("feedback"),

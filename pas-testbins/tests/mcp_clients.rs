@@ -59,7 +59,8 @@ fn weather_through_both_sdks() {
         call(
             "search",
             json!({"query": "Spring", "extra": true}),
-            Some("INVALID_ARGUMENT")
+            // An argument the current schema lacks: the client's schema is stale (47).
+            Some("SCHEMA_STALE")
         ),
     ]);
     plan["calls"][8]["items"] = json!(3);

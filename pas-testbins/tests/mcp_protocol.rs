@@ -396,3 +396,76 @@ fn only_the_newest_unfinished_lists_are_kept() {
     peer.close_stdin();
     assert!(peer.exit_within(Duration::from_secs(5)).success());
 }
+
+/// The error object of a tool error result.
+fn tool_error(result: &Value) -> Value {
+    assert_eq!(result["result"]["isError"], true, "{result}");
+    serde_json::from_str(result["result"]["content"][0]["text"].as_str().unwrap()).unwrap()
+}
+
+/// CLI Agent Spec 47: every result carries the tool's version and current schema hash; a call
+/// holding an old hash, or passing an argument the current schema lacks, is `SCHEMA_STALE`
+/// with the current hash, and runs nothing.
+#[test]
+fn a_client_holding_an_old_schema_gets_schema_stale_with_the_current_hash() {
+    let mut peer = Peer::start(&[]);
+    peer.initialize();
+    let listed = peer.request(1, "tools/list", json!({}));
+    let tool = listed["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "item_get")
+        .unwrap()
+        .clone();
+    let hash = tool["_meta"]["pas-kit/schemaHash"].as_str().unwrap();
+    let version = tool["_meta"]["pas-kit/toolVersion"].clone();
+
+    let ok = call(&mut peer, 2, "item_get", json!({"id": 1}));
+    assert_eq!(ok["result"]["_meta"]["pas-kit/schemaHash"], hash, "{ok}");
+    assert_eq!(
+        ok["result"]["_meta"]["pas-kit/toolVersion"], version,
+        "{ok}"
+    );
+
+    let held = |id: i64, held: &str| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "name": "item_get", "arguments": {"id": 1},
+            "_meta": {"pas-kit/schemaHash": held}}})
+    };
+    peer.send(held(3, hash));
+    let current = peer.response(3);
+    assert_ne!(current["result"]["isError"], true, "{current}");
+
+    peer.send(held(4, "0123456789abcdef"));
+    let stale = peer.response(4);
+    let error = tool_error(&stale);
+    assert_eq!(error["error"]["code"], "SCHEMA_STALE", "{error}");
+    assert_eq!(error["error"]["details"]["schemaHash"], hash);
+    assert_eq!(
+        error["error"]["details"]["heldSchemaHash"],
+        "0123456789abcdef"
+    );
+    assert_eq!(error["error"]["details"]["toolVersion"], version);
+    assert_eq!(stale["result"]["_meta"]["pas-kit/schemaHash"], hash);
+
+    // An argument the schema does not have: the client's schema is older (or newer) than
+    // the server's.
+    let unknown = call(
+        &mut peer,
+        5,
+        "item_get",
+        json!({"id": 1, "verbose-v2": true}),
+    );
+    let error = tool_error(&unknown);
+    assert_eq!(error["error"]["code"], "SCHEMA_STALE", "{error}");
+    assert_eq!(
+        error["error"]["details"]["unknownArguments"],
+        json!(["verbose-v2"])
+    );
+    // A secret left out of the schema on purpose stays an argument error.
+    let secret = call(&mut peer, 6, "item_get", json!({"id": 1, "token": "x"}));
+    assert_eq!(tool_error(&secret)["error"]["code"], "INVALID_ARGUMENT");
+    peer.close_stdin();
+    assert!(peer.exit_within(Duration::from_secs(5)).success());
+}

@@ -7,6 +7,7 @@ mod auth;
 mod constraints;
 mod requirements;
 mod untrusted;
+mod versions;
 
 use clap::ArgMatches;
 use pas_spec::{Command, Registry};

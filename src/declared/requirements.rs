@@ -4,10 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
-use pas_spec::declare::{REQUIREMENT_MISSING, Requirement, RequirementKind};
+use pas_spec::declare::{REQUIREMENT_MISSING, RUNTIME_VERSION, Requirement, RequirementKind};
 use pas_spec::{Command, Registry};
 use serde_json::json;
 
+use super::versions::{self, VersionCheck};
 use crate::error::Error;
 
 pub(super) fn check(registry: &Registry, command: &Command) -> Result<(), Error> {
@@ -18,7 +19,7 @@ pub(super) fn check(registry: &Registry, command: &Command) -> Result<(), Error>
         .filter(|r| !present(r))
         .collect();
     let Some(first) = missing.first() else {
-        return Ok(());
+        return check_versions(registry, command);
     };
     let names: Vec<&str> = missing.iter().map(|r| r.name.as_str()).collect();
     let fixes: Vec<&str> = missing.iter().map(|r| r.fix.as_str()).collect();
@@ -43,6 +44,39 @@ pub(super) fn check(registry: &Registry, command: &Command) -> Result<(), Error>
     })))
 }
 
+/// The needed programs whose declared version range the installed one misses: the first
+/// fails the call with `RUNTIME_VERSION`, the range (`requirement`) and what is installed
+/// (`actual`, null when the program printed no version).
+fn check_versions(registry: &Registry, command: &Command) -> Result<(), Error> {
+    let needed = command
+        .needs
+        .iter()
+        .filter_map(|name| registry.requirements.iter().find(|r| &r.name == name));
+    for requirement in needed {
+        let VersionCheck::OutOfRange(actual) = versions::check(requirement) else {
+            continue;
+        };
+        let range = requirement.version.clone().unwrap_or_default();
+        let found = actual.as_deref().unwrap_or("no readable version");
+        return Err(Error::new(
+            RUNTIME_VERSION,
+            format!(
+                "{} needs {} {range}, and the installed one is {found}",
+                command.name, requirement.target
+            ),
+        )
+        .with_suggestion(requirement.fix.clone())
+        .with_details(json!({
+            "requirement": range,
+            "actual": actual,
+            "name": requirement.name,
+            "target": requirement.target,
+            "fix": requirement.fix,
+        })));
+    }
+    Ok(())
+}
+
 /// Whether the machine meets a requirement now.
 pub(crate) fn present(requirement: &Requirement) -> bool {
     match requirement.kind {
@@ -54,7 +88,7 @@ pub(crate) fn present(requirement: &Requirement) -> bool {
     }
 }
 
-fn expand_home(path: &str) -> PathBuf {
+pub(super) fn expand_home(path: &str) -> PathBuf {
     match (path.strip_prefix("~/"), std::env::var_os("HOME")) {
         (Some(rest), Some(home)) => Path::new(&home).join(rest),
         _ => PathBuf::from(path),
@@ -91,12 +125,22 @@ pub(crate) fn health_entries(registry: &Registry) -> Vec<(String, bool, String, 
         .iter()
         .map(|r| {
             let ok = present(r);
-            let message = format!(
-                "{} {} {}",
-                r.kind.as_str(),
-                r.target,
-                if ok { "is present" } else { "is missing" }
-            );
+            let version = if ok {
+                versions::check(r)
+            } else {
+                VersionCheck::Fits
+            };
+            let ok = ok && version == VersionCheck::Fits;
+            let state = match (&version, present(r)) {
+                (VersionCheck::OutOfRange(found), _) => format!(
+                    "is {}, outside {}",
+                    found.as_deref().unwrap_or("of no readable version"),
+                    r.version.as_deref().unwrap_or_default()
+                ),
+                (VersionCheck::Fits, true) => "is present".to_owned(),
+                (VersionCheck::Fits, false) => "is missing".to_owned(),
+            };
+            let message = format!("{} {} {state}", r.kind.as_str(), r.target);
             (
                 format!("requirement:{}", r.name),
                 ok,

@@ -11,6 +11,8 @@
 //!   a handler error or panic becomes `isError: true` with the structured error and the exit
 //!   code the CLI would have used, and the server keeps serving.
 //! - Levels 3 and 4: resources as MCP resources (see `resources.rs`).
+//! - A call holding an old schema hash, or passing an argument the current schema lacks, is
+//!   `SCHEMA_STALE`; every result carries the tool version and schema hash (`stale.rs`).
 //! - A secret parameter is never an argument (the face leaves it out; it comes from its
 //!   environment variable or the configuration file) and every secret is redacted from what
 //!   the server writes.
@@ -38,6 +40,8 @@ mod resources;
 mod result;
 #[cfg(feature = "mcp")]
 mod server;
+#[cfg(feature = "mcp")]
+mod stale;
 
 #[cfg(feature = "mcp")]
 pub use exec::{MAX_CALLS, MAX_HELD, MAX_ITEMS, MAX_RESOURCES};

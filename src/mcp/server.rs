@@ -9,6 +9,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use pas_spec::Registry;
+use pas_spec::faces::mcp::META_SCHEMA_HASH;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ErrorCode, InitializeResult,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
@@ -148,6 +149,8 @@ struct Server {
     info: InitializeResult,
     tools: ListToolsResult,
     templates: Option<ListResourceTemplatesResult>,
+    /// Each tool's current schema hash, to answer a stale call (see [`super::stale`]).
+    schemas: super::stale::Schemas,
     jobs: mpsc::Sender<Job>,
     closing: Arc<AtomicBool>,
 }
@@ -184,6 +187,7 @@ impl Server {
             info,
             tools: typed(tools_list.clone(), "tools/list")?,
             templates,
+            schemas: super::stale::Schemas::of(registry, tools_list),
             jobs,
             closing,
         })
@@ -276,12 +280,21 @@ impl ServerHandler for Server {
             .get(CONTINUATION_META)
             .and_then(Value::as_str)
             .map(str::to_owned);
+        let tool = request.name.to_string();
+        let arguments = request.arguments.unwrap_or_default();
+        let held = context.meta.get(META_SCHEMA_HASH).and_then(Value::as_str);
+        if let Some(stale) = self.schemas.stale(&tool, held, &arguments) {
+            let value = self.schemas.stale_result(&tool, &stale);
+            let result: CallToolResult = typed(value, "result").map_err(invalid_result)?;
+            return Ok(CallToolResponse::Complete(result));
+        }
         let call = Request::Call {
-            tool: request.name.to_string(),
-            arguments: request.arguments.unwrap_or_default(),
+            tool: tool.clone(),
+            arguments,
             continuation,
         };
-        let value = self.submit(call, &context).await?;
+        let mut value = self.submit(call, &context).await?;
+        self.schemas.stamp(&tool, &mut value);
         let result: CallToolResult = typed(value, "result").map_err(invalid_result)?;
         Ok(CallToolResponse::Complete(result))
     }

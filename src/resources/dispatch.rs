@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use clap::FromArgMatches;
 use pas_spec::{Registry, Verb};
+use serde_json::Value;
 
 use super::Resources;
 use super::path::ResourcePath;
@@ -56,30 +57,12 @@ fn call<R: Resources>(
             let items = children(&**resources, &globals, &path, ctx)?;
             Ok(items.with_text(Entry::text).into_list())
         }
-        Verb::Cat => {
-            let path = ResourcePath::resolve(registry, &text("path")?)?;
-            if !offers(registry, &path, verb) {
-                if tree::above(registry, path.as_str()) != Above::Nothing {
-                    return Err(Error::new(
-                        codes::INVALID_ARGUMENT,
-                        format!("{path} is a directory, which has no content to read"),
-                    )
-                    .with_suggestion(format!("{} --agent ls {path}", registry.name)));
-                }
-                return Err(unsupported(registry, &path, verb));
-            }
-            let content = resources.cat(&globals, &path, ctx)?;
-            Ok(Reply::object(&content))
-        }
-        Verb::Stat => {
-            let path = ResourcePath::resolve(registry, &text("path")?)?;
-            if offers(registry, &path, verb) {
-                let stat = resources.stat(&globals, &path, ctx)?;
-                return Ok(Reply::object(&stat));
-            }
-            match tree::above(registry, path.as_str()) {
-                Above::Nothing => Err(unsupported(registry, &path, verb)),
-                _ => Ok(Reply::object(&Stat::dir(path.as_str()))),
+        Verb::Cat | Verb::Stat | Verb::Rm => {
+            let paths = args.many::<String>("path")?;
+            let one = |raw: &str| one_path(&**resources, &globals, verb, raw, args, ctx);
+            match paths.as_slice() {
+                [raw] => Ok(Reply::object(&one(raw)?)),
+                _ => Ok(super::many::results(&paths, one)),
             }
         }
         Verb::Cp => {
@@ -97,23 +80,6 @@ fn call<R: Resources>(
             };
             let copied = resources.cp(&globals, &source, &dest, ctx)?;
             Ok(Reply::object(&copied))
-        }
-        Verb::Rm => {
-            let raw = text("path")?;
-            let path = ResourcePath::resolve(registry, &raw)?;
-            if path.is_pattern() && !args.flag("force") {
-                return Err(Error::new(
-                    FORCE_REQUIRED,
-                    format!("{path} is a wildcard, which could delete more than meant"),
-                )
-                .with_suggestion(format!(
-                    "remove explicit paths (list them with `{} --agent ls`), or confirm with `{} --agent rm '{path}' --force`",
-                    registry.name, registry.name
-                )));
-            }
-            let path = offered(registry, &raw, verb)?;
-            let removed = resources.rm(&globals, &path, ctx)?;
-            Ok(Reply::object(&removed))
         }
         Verb::Sync => {
             let remote = offered(registry, &text("remote")?, verb)?;
@@ -134,6 +100,68 @@ fn call<R: Resources>(
             Ok(Reply::object(&receipt))
         }
     }
+}
+
+/// `cat`, `stat` or `rm` of one path, as the JSON the call answers with.
+fn one_path<R: Resources + ?Sized>(
+    resources: &R,
+    globals: &R::Globals,
+    verb: Verb,
+    raw: &str,
+    args: &Args,
+    ctx: &Context,
+) -> Result<Value, Error> {
+    let registry = ctx.registry();
+    match verb {
+        Verb::Cat => {
+            let path = ResourcePath::resolve(registry, raw)?;
+            if !offers(registry, &path, verb) {
+                if tree::above(registry, path.as_str()) != Above::Nothing {
+                    return Err(Error::new(
+                        codes::INVALID_ARGUMENT,
+                        format!("{path} is a directory, which has no content to read"),
+                    )
+                    .with_suggestion(format!("{} --agent ls {path}", registry.name)));
+                }
+                return Err(unsupported(registry, &path, verb));
+            }
+            let content = resources.cat(globals, &path, ctx)?;
+            json(&content)
+        }
+        Verb::Stat => {
+            let path = ResourcePath::resolve(registry, raw)?;
+            if offers(registry, &path, verb) {
+                let stat = resources.stat(globals, &path, ctx)?;
+                return json(&stat);
+            }
+            match tree::above(registry, path.as_str()) {
+                Above::Nothing => Err(unsupported(registry, &path, verb)),
+                _ => json(&Stat::dir(path.as_str())),
+            }
+        }
+        _ => {
+            let path = ResourcePath::resolve(registry, raw)?;
+            if path.is_pattern() && !args.flag("force") {
+                return Err(Error::new(
+                    FORCE_REQUIRED,
+                    format!("{path} is a wildcard, which could delete more than meant"),
+                )
+                .with_suggestion(format!(
+                    "remove explicit paths (list them with `{} --agent ls`), or confirm with `{} --agent rm '{path}' --force`",
+                    registry.name, registry.name
+                )));
+            }
+            let path = offered(registry, raw, verb)?;
+            let removed = resources.rm(globals, &path, ctx)?;
+            json(&removed)
+        }
+    }
+}
+
+/// A handler's answer as JSON (a `Serialize` that fails is the handler's bug).
+fn json<T: serde::Serialize>(value: &T) -> Result<Value, Error> {
+    serde_json::to_value(value)
+        .map_err(|err| Error::internal(format!("the verb's answer is not JSON: {err}")))
 }
 
 /// The children of a path: the handler's `ls` where the path's resource offers it, else the

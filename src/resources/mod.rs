@@ -19,6 +19,7 @@
 
 pub(crate) mod dispatch;
 mod feedback;
+mod many;
 mod path;
 mod sync;
 mod tree;

@@ -38,7 +38,7 @@ fn first_of(entries: &[Value], kind: &str) -> Option<String> {
 const MAX_LISTINGS: usize = 8;
 
 /// A file to read: the first one a breadth-first walk from the root lists.
-fn a_file(ctx: &mut Ctx) -> Option<String> {
+pub(super) fn a_file(ctx: &mut Ctx) -> Option<String> {
     let (_, entries) = root(ctx);
     let mut level = entries?;
     let mut listings = 1;

@@ -11,6 +11,7 @@ mod help;
 mod known_codes;
 mod level3;
 mod level4;
+mod many_paths;
 mod robot;
 mod signals;
 mod streams;
@@ -267,6 +268,14 @@ pub const CHECKS: &[Check] = &[
         ALL,
         "COLUMNS=20 wraps nothing: the same JSON lines and the same agent help",
         failure_modes::columns
+    ),
+    check!(
+        "fm70.many_paths",
+        "CLI Spec §70",
+        3,
+        PAS,
+        "stat FILE FILE answers one {path, ok, result} line per path; a failed path exits non-zero",
+        many_paths::many_paths
     ),
     check!(
         "signals.sigterm",

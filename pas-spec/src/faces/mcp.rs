@@ -126,6 +126,21 @@ fn description(command: &Command) -> String {
     text
 }
 
+/// `cat`, `stat` and `rm` over MCP: one path per call.
+fn one_path_param(param: &Parameter) -> Parameter {
+    let description = param
+        .description
+        .strip_suffix(crate::verbs::MANY_PATHS)
+        .unwrap_or(&param.description)
+        .trim_end()
+        .to_owned();
+    Parameter {
+        kind: crate::ParamKind::Positional,
+        description,
+        ..param.clone()
+    }
+}
+
 fn input_schema(registry: &Registry, command: &Command) -> Value {
     let mut properties = Map::new();
     let mut required: Vec<Value> = Vec::new();
@@ -134,6 +149,13 @@ fn input_schema(registry: &Registry, command: &Command) -> Value {
         if param.secret || properties.contains_key(&param.name) {
             continue;
         }
+        let one_path;
+        let param = if param.name == "path" && crate::verbs::takes_many_paths(registry, command) {
+            one_path = one_path_param(param);
+            &one_path
+        } else {
+            param
+        };
         properties.insert(param.name.clone(), parameter_schema(param));
         if param.required {
             required.push(param.name.clone().into());

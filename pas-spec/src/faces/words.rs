@@ -157,7 +157,15 @@ pub(crate) fn declared_notes(registry: &Registry, command: &Command) -> Vec<Stri
         .needs
         .iter()
         .filter_map(|name| registry.requirements.iter().find(|r| &r.name == name))
-        .map(|r| format!("{} {} (fix: {})", r.kind.as_str(), r.target, r.fix))
+        .map(|r| match &r.version {
+            Some(range) => format!(
+                "{} {} {range} (fix: {}; RUNTIME_VERSION when out of range)",
+                r.kind.as_str(),
+                r.target,
+                r.fix
+            ),
+            None => format!("{} {} (fix: {})", r.kind.as_str(), r.target, r.fix),
+        })
         .collect();
     if !needs.is_empty() {
         notes.push(format!(
@@ -200,6 +208,15 @@ pub(crate) fn declared_codes_of(registry: &Registry, command: &Command) -> Vec<&
     }
     if !command.needs.is_empty() {
         names.push(crate::declare::REQUIREMENT_MISSING);
+    }
+    let versioned = |name: &String| {
+        registry
+            .requirements
+            .iter()
+            .any(|r| &r.name == name && r.version.is_some())
+    };
+    if command.needs.iter().any(versioned) {
+        names.push(crate::declare::RUNTIME_VERSION);
     }
     names
 }

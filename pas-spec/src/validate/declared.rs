@@ -216,6 +216,29 @@ fn check_requirements(context: &Context, report: &mut Report) {
                 "Give the program name, the environment variable (UPPER_SNAKE_CASE) or the path to check.",
             );
         }
+        if let Some(range) = &requirement.version {
+            let problem = if requirement.kind != RequirementKind::Program {
+                Some(format!(
+                    "The requirement `{}` declares a version, but only a program has one to compare.",
+                    requirement.name
+                ))
+            } else {
+                semver::VersionReq::parse(range).err().map(|err| {
+                    format!(
+                        "The requirement `{}` has the version range `{range}`, which is not a semver range: {err}.",
+                        requirement.name
+                    )
+                })
+            };
+            if let Some(message) = problem {
+                report.error(
+                    "E090",
+                    &at.at("version"),
+                    message,
+                    "Declare `version` on a `program` requirement as a semver range, e.g. `>=2.30` or `^1.4`.",
+                );
+            }
+        }
         if requirement.fix.trim().is_empty() {
             report.error(
                 "E090",
