@@ -422,6 +422,8 @@ pub(crate) struct Shared {
     pub(crate) robot: Option<crate::robot::CallState>,
     /// Set when the call is served over MCP (`TOOL mcp`): progress, stdin and cancellation.
     pub(crate) mcp: Option<crate::mcp::hooks::CallHooks>,
+    /// The whole lines a batched stream made and did not hand over yet (written on a signal).
+    pub(crate) pending: crate::render::pending::PendingLines,
 }
 
 /// The output lock, held for one whole line (or a run of them). Releasing it ends the call
@@ -494,6 +496,7 @@ impl Shared {
             direct: AtomicBool::new(false),
             robot: None,
             mcp: None,
+            pending: crate::render::pending::PendingLines::new(),
         }
     }
 

@@ -94,6 +94,13 @@ pub(crate) fn end(shared: &Shared) {
         // The call ended on its own; the thread that ended it is returning its status.
         return;
     }
+    // The whole lines of a batch not handed over yet (a stream to a file) stay too.
+    if let Some((lines, kind)) = shared.pending.lines() {
+        let lines = lines.to_vec();
+        let output = &mut *output;
+        let _ = output.profile.stream_lines(&mut output.sinks, kind, &lines);
+        shared.pending.withdraw();
+    }
     let code = output.finish(Outcome::Failed(error_for(shared.signal())));
     // Exits while holding the lock, so no other thread can start another line.
     std::process::exit(i32::from(code));
@@ -168,6 +175,11 @@ fn on_signal(shared: &Shared, signal: i32) {
     // What `finish` does for an error: the whole lines still buffered first, and the end of an
     // open document (`]`), then the report.
     write_all(1, output.sinks.stdout.buffered());
+    // The whole lines of a batch not handed over yet (a stream to a file): what the pas
+    // profile's `stream_lines` would write.
+    if let Some((lines, _)) = shared.pending.lines() {
+        write_all(1, lines);
+    }
     write_all(1, output.sinks.stdout.closing());
     write_all(2, line);
     // What the handler started ends with the call.

@@ -181,7 +181,7 @@ fn line_by_line(
 /// trip under the lock: a lock and a profile call per item cost a fast list a quarter of its
 /// time to /dev/null. Only for a sink no reader waits on. A failing or panicking stream still
 /// hands over every whole line it made (partial results); a signal ends the process with what
-/// was handed over, which is whole lines too.
+/// was handed over and the whole lines of the batch (published: `render::pending`).
 fn batched(
     shared: &Arc<Shared>,
     stream: &mut Stream,
@@ -189,43 +189,53 @@ fn batched(
     cap: &mut Cap,
 ) -> Result<(), Stop> {
     let kind = stream.kind;
+    // Whole lines only, published so that a signal still writes them (`render::pending`):
+    // an item is made in `line` and copied in when it fits, so `batch` never reallocates.
     let mut batch = Vec::with_capacity(BATCH + 1024);
-    // The bytes of `batch` that are whole lines: a panic may leave half an item after them.
-    let mut whole = 0;
+    let mut line = Vec::with_capacity(1024);
+    shared.pending.publish(batch.as_slice(), kind);
     let caught = panics::catch(|| -> Result<(), Stop> {
         loop {
             if let Some(error) = shared.stop_requested() {
                 return Err(Stop::Failed(error));
             }
-            match (stream.next)(encoding, &mut batch) {
+            line.clear();
+            match (stream.next)(encoding, &mut line) {
                 None => return Ok(()),
                 Some(Err(error)) => return Err(Stop::Failed(error)),
                 Some(Ok(())) => {}
             }
-            cap.scrub(&mut batch, whole);
-            batch.push(b'\n');
-            if !cap.admit(batch.len() - whole) {
-                batch.truncate(whole);
+            cap.scrub(&mut line, 0);
+            line.push(b'\n');
+            if !cap.admit(line.len()) {
                 return Ok(());
             }
-            whole = batch.len();
-            if whole >= BATCH {
-                hand_over(shared, kind, &batch)?;
-                batch.clear();
-                whole = 0;
+            if batch.capacity() - batch.len() < line.len() {
+                hand_over(shared, kind, &mut batch)?;
+                if line.len() > batch.capacity() {
+                    hand_over(shared, kind, &mut line)?;
+                    continue;
+                }
+            }
+            batch.extend_from_slice(&line);
+            shared.pending.set_whole(batch.len());
+            if batch.len() >= BATCH {
+                hand_over(shared, kind, &mut batch)?;
             }
         }
     });
     let result = caught.unwrap_or_else(|error| Err(Stop::Failed(error)));
+    let handed = match result {
+        Err(Stop::Closed) => Ok(()),
+        _ => hand_over(shared, kind, &mut batch),
+    };
+    {
+        let _output = shared.lock();
+        shared.pending.withdraw();
+    }
     if let Err(Stop::Closed) = result {
         return result;
     }
-    batch.truncate(whole);
-    let handed = if batch.is_empty() {
-        Ok(())
-    } else {
-        hand_over(shared, kind, &batch)
-    };
     // The stream's own failure is the one to report; else a failed write.
     result.and(handed)
 }
@@ -288,12 +298,18 @@ fn truncated(
     Ok(())
 }
 
-fn hand_over(shared: &Shared, kind: StreamKind, lines: &[u8]) -> Result<(), Stop> {
+/// Hands `lines` (whole lines, maybe none) to the profile and empties them; the published
+/// batch is marked handed under the same lock, so a signal writes its lines once.
+fn hand_over(shared: &Shared, kind: StreamKind, lines: &mut Vec<u8>) -> Result<(), Stop> {
     let mut output = shared.lock();
     let output = &mut *output;
-    Ok(output
-        .profile
-        .stream_lines(&mut output.sinks, kind, lines)?)
+    shared.pending.set_whole(0);
+    let handed = match lines.is_empty() {
+        true => Ok(()),
+        false => output.profile.stream_lines(&mut output.sinks, kind, lines),
+    };
+    lines.clear();
+    Ok(handed?)
 }
 
 /// Flushes lines left waiting by the sink's latency rule, every [`LINE_LATENCY`], for as long
