@@ -396,6 +396,7 @@ mod robot;
 mod route;
 mod sessions;
 mod signals;
+pub mod stdout_capture;
 pub mod store;
 pub mod time;
 pub mod tool;

@@ -6,7 +6,7 @@
 //! held the lock when it landed, or the watcher thread) holds it while it ends the process, so
 //! stdout only ever holds whole lines whatever the moment a signal lands (see `signals`).
 
-use std::io::{self, BufWriter, IsTerminal, Stderr, Stdout, Write};
+use std::io::{self, BufWriter, IsTerminal, Stderr, Write};
 use std::ops::{Deref, DerefMut};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
@@ -36,7 +36,8 @@ pub(crate) const LINE_LATENCY: Duration = Duration::from_millis(10);
 /// fast stream reads no clock (a clock read per line cost about a tenth of a million-item
 /// list).
 pub(crate) struct StdoutSink {
-    out: BufWriter<Stdout>,
+    /// The real stdout, even while fd 1 points elsewhere (`stdout_capture`).
+    out: BufWriter<crate::stdout_capture::RealStdout>,
     live: bool,
     /// stdout was closed when the process started (`>&-`): every write fails with EBADF.
     closed: bool,
@@ -52,7 +53,7 @@ pub(crate) struct StdoutSink {
 impl StdoutSink {
     pub(crate) fn new() -> Self {
         StdoutSink {
-            out: BufWriter::with_capacity(64 * 1024, io::stdout()),
+            out: BufWriter::with_capacity(64 * 1024, crate::stdout_capture::RealStdout),
             live: live_reader(),
             closed: crate::closed_stdout::stdout_was_closed(),
             closing: b"",

@@ -102,6 +102,8 @@ fn stream(shared: &Arc<Shared>, mut stream: Stream) -> Result<(), Stop> {
     } else {
         line_by_line(shared, &mut stream, encoding, live, plain, &mut cap)
     };
+    // A library's prints while the items were made, while the envelope is still open.
+    crate::stdout_capture::drain(shared);
     let mut output = shared.lock();
     let output = &mut *output;
     output.sinks.stdout.set_ticking(false);

@@ -91,9 +91,14 @@ fn list(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     let fail_at: Option<i64> = args.get("fail_at")?;
     let panic_at: Option<i64> = args.get("panic-at")?;
     let delay = Duration::from_millis(args.require::<i64>("delay-ms")?.max(0) as u64);
+    // A library that prints while each item is made (failure mode 68's tests).
+    let chatty = std::env::var_os("DEMO_LIBRARY_PRINTS").is_some();
     let items = (0..count).map(move |id| {
         if !delay.is_zero() {
             sleep(delay);
+        }
+        if chatty {
+            println!("library: made item {id}");
         }
         if Some(id) == panic_at {
             panic!("the demo panics at item {id}");

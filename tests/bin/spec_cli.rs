@@ -81,9 +81,20 @@ fn with_echo_handlers(app: pas::App) -> pas::App {
     names.into_iter().fold(app, |app, name| {
         let reply = reply.clone();
         let fail = fail.clone();
-        app.handler(name, move |_, _| match &fail {
-            Some(code) => Err(Error::new(code.clone(), "the echo handler fails as told")),
-            None => Ok(pas::Reply::object(&reply)),
+        app.handler(name, move |_, _| {
+            // With `PAS_SPEC_CLI_PRINT=TEXT`, a library that prints, and a child process that
+            // inherits stdout, before the reply (failure mode 68).
+            if let Ok(text) = std::env::var("PAS_SPEC_CLI_PRINT") {
+                println!("{text}");
+                print!("{text} without a newline");
+                let _ = std::process::Command::new("echo")
+                    .arg(format!("{text} from a child"))
+                    .status();
+            }
+            match &fail {
+                Some(code) => Err(Error::new(code.clone(), "the echo handler fails as told")),
+                None => Ok(pas::Reply::object(&reply)),
+            }
         })
     })
 }
