@@ -440,6 +440,9 @@ impl App {
         }
         // A library's prints never reach stdout (failure mode 68): see `stdout_capture`.
         crate::stdout_capture::start();
+        // Whatever the handler starts ends with the call (failure mode 17): see `descendants`.
+        crate::descendants::prepare();
+        crate::descendants::adopt();
         let ran = self.invoke(shared, matches, argv, |reply| {
             crate::stdout_capture::drain(shared);
             render::drive::reply(shared, reply)

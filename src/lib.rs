@@ -373,6 +373,7 @@ mod const_check;
 mod context;
 pub mod deadline;
 mod declared;
+mod descendants;
 mod doc_commands;
 mod error;
 pub mod faces;

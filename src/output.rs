@@ -391,6 +391,8 @@ impl Output {
         let _ = self.sinks.stderr.flush();
         // Child processes a handler started (`pas::process::spawn`) end with the call.
         crate::process::kill_all();
+        // And every other child left, however it was started (Linux).
+        crate::descendants::end_gracefully();
         self.finished = Some(code);
         code
     }

@@ -186,6 +186,7 @@ fn on_signal(shared: &Shared, signal: i32) {
     write_all(2, line);
     // What the handler started ends with the call.
     crate::process::kill_all();
+    crate::descendants::end_now();
     // SAFETY: `_exit` is async-signal-safe and ends the process at once: nothing runs after
     // it, so the lock held here is never released and no other thread writes again.
     unsafe { libc::_exit(i32::from(*code)) }

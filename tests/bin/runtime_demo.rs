@@ -156,6 +156,22 @@ fn crash(_args: &Args, _ctx: &Context) -> Result<Reply, Error> {
 fn spawn(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     let tag: String = args.require("tag")?;
     let seconds: i64 = args.require("seconds")?;
+    // `std::process` directly (failure mode 17's tests): a child, its background child, and a
+    // daemon that leaves its session, none of which the handler ever waits for.
+    if std::env::var_os("DEMO_SPAWN_DIRECT").is_some() {
+        if std::env::var_os("DEMO_KEEP_CHILDREN").is_some() {
+            pas::process::keep_children();
+        }
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("sleep {tag} & setsid sleep {tag} & sleep {tag}"))
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .map_err(|err| Error::general(format!("cannot start sh: {err}")))?;
+        sleep(Duration::from_secs(seconds.max(0) as u64));
+        return Ok(Reply::object(&json!({ "spawned": true })));
+    }
     let child = pas::process::spawn(
         std::process::Command::new("sh")
             .arg("-c")
