@@ -381,6 +381,7 @@ mod features;
 pub mod input;
 mod items;
 pub mod level;
+pub mod lock;
 pub mod mcp;
 mod output;
 pub mod output_limit;

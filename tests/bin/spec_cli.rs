@@ -81,7 +81,19 @@ fn with_echo_handlers(app: pas::App) -> pas::App {
     names.into_iter().fold(app, |app, name| {
         let reply = reply.clone();
         let fail = fail.clone();
-        app.handler(name, move |_, _| {
+        app.handler(name, move |_, ctx| {
+            // With `PAS_SPEC_CLI_LOCK=PATH`, the handler holds that lock (`pas::lock`) for
+            // `PAS_SPEC_CLI_HOLD_MS` (failure modes 15 and 58).
+            if let Ok(path) = std::env::var("PAS_SPEC_CLI_LOCK") {
+                let _held = pas::lock::Lock::at(path)
+                    .retry_after(std::time::Duration::from_millis(300))
+                    .acquire(ctx)?;
+                let hold = std::env::var("PAS_SPEC_CLI_HOLD_MS")
+                    .ok()
+                    .and_then(|ms| ms.parse().ok())
+                    .unwrap_or(0);
+                std::thread::sleep(std::time::Duration::from_millis(hold));
+            }
             // With `PAS_SPEC_CLI_PRINT=TEXT`, a library that prints, and a child process that
             // inherits stdout, before the reply (failure mode 68).
             if let Ok(text) = std::env::var("PAS_SPEC_CLI_PRINT") {
