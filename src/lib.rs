@@ -383,6 +383,7 @@ mod items;
 pub mod level;
 pub mod lock;
 pub mod mcp;
+pub mod net;
 mod output;
 pub mod output_limit;
 mod panics;
