@@ -440,9 +440,17 @@ impl App {
         if let Some(outcome) = self.builtin_replacement(shared, &path, matches, leaf, argv) {
             return outcome;
         }
-        match self.invoke(shared, matches, argv, |reply| {
+        // A library's prints never reach stdout (failure mode 68): see `stdout_capture`.
+        crate::stdout_capture::start();
+        // Whatever the handler starts ends with the call (failure mode 17): see `descendants`.
+        crate::descendants::prepare();
+        crate::descendants::adopt();
+        let ran = self.invoke(shared, matches, argv, |reply| {
+            crate::stdout_capture::drain(shared);
             render::drive::reply(shared, reply)
-        }) {
+        });
+        crate::stdout_capture::end(shared);
+        match ran {
             Ok(()) => Outcome::Success,
             Err(stop) => stop.into(),
         }

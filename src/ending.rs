@@ -189,6 +189,8 @@ impl Output {
         let _ = self.sinks.stderr.flush();
         // Child processes a handler started (`pas::process::spawn`) end with the call.
         crate::process::kill_all();
+        // And every other child left, however it was started (Linux).
+        crate::descendants::end_gracefully();
         self.finished = Some(code);
         code
     }
@@ -221,6 +223,8 @@ pub(crate) struct Shared {
     pub(crate) robot: Option<crate::robot::CallState>,
     /// Set when the call is served over MCP (`TOOL mcp`): progress, stdin and cancellation.
     pub(crate) mcp: Option<crate::mcp::hooks::CallHooks>,
+    /// The whole lines a batched stream made and did not hand over yet (written on a signal).
+    pub(crate) pending: crate::render::pending::PendingLines,
 }
 
 /// The output lock, held for one whole line (or a run of them). Releasing it ends the call
@@ -293,6 +297,7 @@ impl Shared {
             direct: AtomicBool::new(false),
             robot: None,
             mcp: None,
+            pending: crate::render::pending::PendingLines::new(),
         }
     }
 
@@ -384,6 +389,13 @@ pub(crate) fn end(shared: &Shared) {
     if output.is_finished() {
         // The call ended on its own; the thread that ended it is returning its status.
         return;
+    }
+    // The whole lines of a batch not handed over yet (a stream to a file) stay too.
+    if let Some((lines, kind)) = shared.pending.lines() {
+        let mut lines = lines.to_vec();
+        let output = &mut *output;
+        let _ = output.profile.stream_lines(&mut output.sinks, kind, &mut lines);
+        shared.pending.withdraw();
     }
     let code = output.finish(Outcome::Failed(error_for(shared.signal())));
     // Exits while holding the lock, so no other thread can start another line.

@@ -5,6 +5,11 @@
 //! every recorded group with SIGKILL, so nothing a handler started (nor what that started in
 //! turn) outlives the call or writes after its last line. Dropping the [`GroupChild`] does the
 //! same for its group earlier.
+//!
+//! On Linux the runtime goes further for every tool: a child started any other way
+//! (`std::process::Command`, a library, a daemon that double-forks) is adopted and ended with
+//! the call too (SIGTERM, then SIGKILL). A command that starts a process meant to outlive the
+//! call says so with [`keep_children`].
 
 use std::io;
 use std::ops::{Deref, DerefMut};
@@ -73,6 +78,13 @@ impl Drop for GroupChild {
         }
         let _ = self.child.wait();
     }
+}
+
+/// The processes this call starts outlive it: the runtime does not end the children left
+/// when the call ends (a command that launches a server, say). Groups started with [`spawn`]
+/// still end with their handles.
+pub fn keep_children() {
+    crate::descendants::keep();
 }
 
 /// Kills every recorded group. Async-signal-safe (atomic loads and kill(2)): the signal

@@ -108,11 +108,20 @@ fn on_signal(shared: &Shared, signal: i32) {
     };
     // What `finish` does for an error: the whole lines still buffered first, and the end of an
     // open document (`]`), then the report.
-    write_all(1, output.sinks.stdout.buffered());
-    write_all(1, output.sinks.stdout.closing());
+    // The real stdout: fd 1 may point at the capture of a library's prints (`stdout_capture`).
+    let stdout = crate::stdout_capture::real_fd();
+    write_all(stdout, output.sinks.stdout.buffered());
+    // The whole lines of a batch not handed over yet (a stream to a file): what the pas
+    // profile's `stream_lines` would write.
+    // (its first byte is the batch's spare byte, no line's).
+    if let Some((lines, _)) = shared.pending.lines() {
+        write_all(stdout, &lines[1..]);
+    }
+    write_all(stdout, output.sinks.stdout.closing());
     write_all(2, line);
     // What the handler started ends with the call.
     crate::process::kill_all();
+    crate::descendants::end_now();
     // SAFETY: `_exit` is async-signal-safe and ends the process at once: nothing runs after
     // it, so the lock held here is never released and no other thread writes again.
     unsafe { libc::_exit(i32::from(*code)) }

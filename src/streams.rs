@@ -21,7 +21,8 @@ pub(crate) const LINE_LATENCY: Duration = Duration::from_millis(10);
 /// fast stream reads no clock (a clock read per line cost about a tenth of a million-item
 /// list).
 pub(crate) struct StdoutSink {
-    out: BufWriter<Stdout>,
+    /// The real stdout, even while fd 1 points elsewhere (`stdout_capture`).
+    out: BufWriter<crate::stdout_capture::RealStdout>,
     live: bool,
     /// stdout was closed when the process started (`>&-`): every write fails with EBADF.
     closed: bool,
@@ -37,7 +38,7 @@ pub(crate) struct StdoutSink {
 impl StdoutSink {
     pub(crate) fn new() -> Self {
         StdoutSink {
-            out: BufWriter::with_capacity(64 * 1024, io::stdout()),
+            out: BufWriter::with_capacity(64 * 1024, crate::stdout_capture::RealStdout),
             live: live_reader(),
             closed: crate::closed_stdout::stdout_was_closed(),
             closing: b"",

@@ -105,6 +105,8 @@ fn stream(shared: &Arc<Shared>, mut stream: Stream) -> Result<(), Stop> {
     } else {
         line_by_line(shared, &mut stream, encoding, live, plain, &mut cap)
     };
+    // A library's prints while the items were made, while the envelope is still open.
+    crate::stdout_capture::drain(shared);
     let mut output = shared.lock();
     let output = &mut *output;
     output.sinks.stdout.set_ticking(false);
@@ -188,7 +190,7 @@ fn line_by_line(
 /// trip under the lock: a lock and a profile call per item cost a fast list a quarter of its
 /// time to /dev/null. Only for a sink no reader waits on. A failing or panicking stream still
 /// hands over every whole line it made (partial results); a signal ends the process with what
-/// was handed over, which is whole lines too.
+/// was handed over and the whole lines of the batch (published: `render::pending`).
 fn batched(
     shared: &Arc<Shared>,
     stream: &mut Stream,
@@ -196,46 +198,57 @@ fn batched(
     cap: &mut Cap,
 ) -> Result<(), Stop> {
     let kind = stream.kind;
-    // The spare byte `stream_lines` may use for a separator, then whole lines.
+    // The spare byte `stream_lines` may use for a separator, then whole lines only, published
+    // so that a signal still writes them (`render::pending`): an item is made in `line` (after
+    // a spare byte of its own) and copied in when it fits, so `batch` never reallocates.
     let mut batch = Vec::with_capacity(BATCH + 1024);
     batch.push(SPARE);
-    // The bytes of `batch` that are whole lines: a panic may leave half an item after them.
-    let mut whole = 1;
+    let mut line = Vec::with_capacity(1024);
+    shared.pending.publish(batch.as_slice(), kind);
     let caught = panics::catch(|| -> Result<(), Stop> {
         loop {
             if let Some(error) = shared.stop_requested() {
                 return Err(Stop::Failed(error));
             }
-            match (stream.next)(encoding, &mut batch) {
+            line.clear();
+            line.push(SPARE);
+            match (stream.next)(encoding, &mut line) {
                 None => return Ok(()),
                 Some(Err(error)) => return Err(Stop::Failed(error)),
                 Some(Ok(())) => {}
             }
-            cap.scrub(&mut batch, whole);
-            batch.push(b'\n');
-            if !cap.admit(batch.len() - whole) {
-                batch.truncate(whole);
+            cap.scrub(&mut line, 1);
+            line.push(b'\n');
+            let item = &line[1..];
+            if !cap.admit(item.len()) {
                 return Ok(());
             }
-            whole = batch.len();
-            if whole > BATCH {
+            if batch.capacity() - batch.len() < item.len() {
                 hand_over(shared, kind, &mut batch)?;
-                batch.clear();
-                batch.push(SPARE);
-                whole = 1;
+                if item.len() > batch.capacity() - 1 {
+                    hand_over(shared, kind, &mut line)?;
+                    continue;
+                }
+            }
+            batch.extend_from_slice(&line[1..]);
+            shared.pending.set_whole(batch.len());
+            if batch.len() > BATCH {
+                hand_over(shared, kind, &mut batch)?;
             }
         }
     });
     let result = caught.unwrap_or_else(|error| Err(Stop::Failed(error)));
+    let handed = match result {
+        Err(Stop::Closed) => Ok(()),
+        _ => hand_over(shared, kind, &mut batch),
+    };
+    {
+        let _output = shared.lock();
+        shared.pending.withdraw();
+    }
     if let Err(Stop::Closed) = result {
         return result;
     }
-    batch.truncate(whole);
-    let handed = if batch.len() == 1 {
-        Ok(())
-    } else {
-        hand_over(shared, kind, &mut batch)
-    };
     // The stream's own failure is the one to report; else a failed write.
     result.and(handed)
 }
@@ -298,12 +311,22 @@ fn truncated(
     Ok(())
 }
 
-fn hand_over(shared: &Shared, kind: StreamKind, batch: &mut [u8]) -> Result<(), Stop> {
+/// Hands the whole lines of `lines` (after its spare first byte; maybe none) to the profile
+/// and empties it back to the spare byte; the published batch is marked handed under the same
+/// lock, so a signal writes its lines once.
+fn hand_over(shared: &Shared, kind: StreamKind, lines: &mut Vec<u8>) -> Result<(), Stop> {
     let mut output = shared.lock();
     let output = &mut *output;
-    Ok(output
-        .profile
-        .stream_lines(&mut output.sinks, kind, batch)?)
+    shared.pending.set_whole(0);
+    let handed = match lines.len() > 1 {
+        true => output.profile.stream_lines(&mut output.sinks, kind, lines),
+        false => Ok(()),
+    };
+    // The profile may have used the spare byte, and rewritten the lines in place.
+    lines.clear();
+    lines.push(SPARE);
+    Ok(handed?)
+}
 }
 
 /// Flushes lines left waiting by the sink's latency rule, every [`LINE_LATENCY`], for as long

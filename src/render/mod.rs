@@ -2,3 +2,4 @@
 
 pub(crate) mod drive;
 pub(crate) mod human;
+pub(crate) mod pending;

@@ -91,9 +91,14 @@ fn list(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     let fail_at: Option<i64> = args.get("fail_at")?;
     let panic_at: Option<i64> = args.get("panic-at")?;
     let delay = Duration::from_millis(args.require::<i64>("delay-ms")?.max(0) as u64);
+    // A library that prints while each item is made (failure mode 68's tests).
+    let chatty = std::env::var_os("DEMO_LIBRARY_PRINTS").is_some();
     let items = (0..count).map(move |id| {
         if !delay.is_zero() {
             sleep(delay);
+        }
+        if chatty {
+            println!("library: made item {id}");
         }
         if Some(id) == panic_at {
             panic!("the demo panics at item {id}");
@@ -151,6 +156,22 @@ fn crash(_args: &Args, _ctx: &Context) -> Result<Reply, Error> {
 fn spawn(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     let tag: String = args.require("tag")?;
     let seconds: i64 = args.require("seconds")?;
+    // `std::process` directly (failure mode 17's tests): a child, its background child, and a
+    // daemon that leaves its session, none of which the handler ever waits for.
+    if std::env::var_os("DEMO_SPAWN_DIRECT").is_some() {
+        if std::env::var_os("DEMO_KEEP_CHILDREN").is_some() {
+            pas::process::keep_children();
+        }
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("sleep {tag} & setsid sleep {tag} & sleep {tag}"))
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .map_err(|err| Error::general(format!("cannot start sh: {err}")))?;
+        sleep(Duration::from_secs(seconds.max(0) as u64));
+        return Ok(Reply::object(&json!({ "spawned": true })));
+    }
     let child = pas::process::spawn(
         std::process::Command::new("sh")
             .arg("-c")

@@ -81,19 +81,42 @@ fn with_echo_handlers(app: pas::App) -> pas::App {
     names.into_iter().fold(app, |app, name| {
         let reply = reply.clone();
         let fail = fail.clone();
-        app.handler(name, move |_, ctx| match &fail {
-            Some(code) => Err(Error::new(code.clone(), "the echo handler fails as told")),
-            // With PAS_SPEC_CLI_ECHO_STDIN, a command that reads stdin answers what it read.
-            None if std::env::var_os("PAS_SPEC_CLI_ECHO_STDIN").is_some()
-                && ctx.command().stdin != pas::spec::StdinMode::None =>
-            {
-                let mut text = String::new();
-                if let Some(mut stdin) = ctx.stdin()? {
-                    std::io::Read::read_to_string(&mut stdin, &mut text)?;
-                }
-                Ok(pas::Reply::object(&json!({ "stdin": text })))
+        app.handler(name, move |_, ctx| {
+            // With `PAS_SPEC_CLI_LOCK=PATH`, the handler holds that lock (`pas::lock`) for
+            // `PAS_SPEC_CLI_HOLD_MS` (failure modes 15 and 58).
+            if let Ok(path) = std::env::var("PAS_SPEC_CLI_LOCK") {
+                let _held = pas::lock::Lock::at(path)
+                    .retry_after(std::time::Duration::from_millis(300))
+                    .acquire(ctx)?;
+                let hold = std::env::var("PAS_SPEC_CLI_HOLD_MS")
+                    .ok()
+                    .and_then(|ms| ms.parse().ok())
+                    .unwrap_or(0);
+                std::thread::sleep(std::time::Duration::from_millis(hold));
             }
-            None => Ok(pas::Reply::object(&reply)),
+            // With `PAS_SPEC_CLI_PRINT=TEXT`, a library that prints, and a child process that
+            // inherits stdout, before the reply (failure mode 68).
+            if let Ok(text) = std::env::var("PAS_SPEC_CLI_PRINT") {
+                println!("{text}");
+                print!("{text} without a newline");
+                let _ = std::process::Command::new("echo")
+                    .arg(format!("{text} from a child"))
+                    .status();
+            }
+            match &fail {
+                Some(code) => Err(Error::new(code.clone(), "the echo handler fails as told")),
+                // With PAS_SPEC_CLI_ECHO_STDIN, a command that reads stdin answers what it read.
+                None if std::env::var_os("PAS_SPEC_CLI_ECHO_STDIN").is_some()
+                    && ctx.command().stdin != pas::spec::StdinMode::None =>
+                {
+                    let mut text = String::new();
+                    if let Some(mut stdin) = ctx.stdin()? {
+                        std::io::Read::read_to_string(&mut stdin, &mut text)?;
+                    }
+                    Ok(pas::Reply::object(&json!({ "stdin": text })))
+                }
+                None => Ok(pas::Reply::object(&reply)),
+            }
         })
     })
 }

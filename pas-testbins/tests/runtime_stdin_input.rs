@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 const SPEC: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/valid/stdin-input.yaml"
+    "/../tests/fixtures/valid/stdin-input.yaml"
 );
 
 /// The fixture with `profile:` set to `profile`, in a directory of the test's own.

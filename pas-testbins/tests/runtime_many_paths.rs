@@ -15,7 +15,7 @@ const DOC_2: &str = "/collections/books/docs/2";
 
 /// docstore.yaml in `profile` (its own is pas), written to `dir`.
 fn spec_in(dir: &Path, profile: &str) -> PathBuf {
-    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("specs/docstore.yaml");
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../specs/docstore.yaml");
     let text = std::fs::read_to_string(spec).unwrap();
     assert!(text.contains("\nprofile: pas\n"));
     let text = text.replacen("\nprofile: pas\n", &format!("\nprofile: {profile}\n"), 1);

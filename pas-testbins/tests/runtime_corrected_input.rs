@@ -10,7 +10,7 @@ use serde_json::Value;
 
 const SPEC: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/valid/declared.yaml"
+    "/../tests/fixtures/valid/declared.yaml"
 );
 
 fn spec_for(profile: &str) -> (tempfile::TempDir, PathBuf) {
