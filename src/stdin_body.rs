@@ -54,7 +54,7 @@ impl Body {
 /// [`prepare`] for the command a call selected: its input schema is the full registry's (a
 /// derive-built tool makes it on first use, and only a command that reads stdin asks).
 pub(crate) fn for_call(
-    shared: &crate::output::Shared,
+    shared: &crate::ending::Shared,
     selected: &crate::context::Selected,
     command: &Command,
 ) -> Result<Option<Body>, Error> {

@@ -20,7 +20,7 @@
 use std::io::{self, Write};
 use std::sync::{Mutex, OnceLock};
 
-use crate::output::Shared;
+use crate::ending::Shared;
 
 /// The warning's constant.
 pub const THIRD_PARTY_STDOUT: &str = "THIRD_PARTY_STDOUT";

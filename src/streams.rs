@@ -2,7 +2,7 @@
 //! flush policy (whole lines, flushed at once when a reader may be waiting), and stderr or the
 //! buffer that stands in for it while the signal lines are rendered ahead of time.
 
-use std::io::{self, BufWriter, IsTerminal, Stderr, Stdout, Write};
+use std::io::{self, BufWriter, IsTerminal, Stderr, Write};
 use std::time::{Duration, Instant};
 
 /// How long a whole line may wait in the buffer when a reader may be waiting for it.

@@ -327,7 +327,6 @@ fn hand_over(shared: &Shared, kind: StreamKind, lines: &mut Vec<u8>) -> Result<(
     lines.push(SPARE);
     Ok(handed?)
 }
-}
 
 /// Flushes lines left waiting by the sink's latency rule, every [`LINE_LATENCY`], for as long
 /// as the stream lasts: a producer that blocks after a line cannot hold that line back.
