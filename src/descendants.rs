@@ -65,7 +65,9 @@ pub(crate) fn end_gracefully() {
         let mut pids = [0i32; PER_ROUND];
         let mut termed = false;
         for _ in 0..ROUNDS {
-            reap_exited();
+            if !reap_exited() {
+                return;
+            }
             let n = children_of_every_thread(&mut pids);
             if n == 0 {
                 return;
@@ -76,8 +78,7 @@ pub(crate) fn end_gracefully() {
                 let started = std::time::Instant::now();
                 while started.elapsed() < GRACE {
                     std::thread::sleep(Duration::from_millis(5));
-                    reap_exited();
-                    if children_of_every_thread(&mut pids) == 0 {
+                    if !reap_exited() || children_of_every_thread(&mut pids) == 0 {
                         break;
                     }
                 }
@@ -149,10 +150,18 @@ fn kill_and_wait(pids: &[i32]) {
     }
 }
 
-/// Reaps every child that exited (a zombie stays listed as a child until it is).
+/// Reaps every child that exited (a zombie stays listed as a child until it is); whether any
+/// child is left (waitpid's ECHILD says none, so a call that started nothing pays one system
+/// call here).
 #[cfg(target_os = "linux")]
-fn reap_exited() {
-    while let Ok(Some(_)) = rustix::process::waitpid(None, rustix::process::WaitOptions::NOHANG) {}
+fn reap_exited() -> bool {
+    loop {
+        match rustix::process::waitpid(None, rustix::process::WaitOptions::NOHANG) {
+            Ok(Some(_)) => continue,
+            Ok(None) => return true,
+            Err(_) => return false,
+        }
+    }
 }
 
 /// The children of every thread of the process, into `pids`; how many.
