@@ -65,7 +65,7 @@ fn assert_all_pass(tool: &[&str]) {
     assert_eq!(summary["ok"], true);
     assert_eq!(code, 0);
     // Every level 1 and 2 check of the pas contract ran.
-    assert_eq!(checks.len(), 27, "{checks:?}");
+    assert_eq!(checks.len(), 28, "{checks:?}");
 }
 
 #[test]
