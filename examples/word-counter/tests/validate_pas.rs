@@ -53,7 +53,7 @@ fn the_human_report_ends_with_the_level() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("✓ agent.any_position"), "{text}");
     assert!(
-        text.trim_end().ends_with("25 passed, 0 failed, 1 skipped"),
+        text.trim_end().ends_with("26 passed, 0 failed, 1 skipped"),
         "{text}"
     );
 }
