@@ -463,6 +463,7 @@ fn a_client_holding_an_old_schema_gets_schema_stale_with_the_current_hash() {
         error["error"]["details"]["unknownArguments"],
         json!(["verbose-v2"])
     );
+    assert_eq!(error["error"]["details"]["argument"], "verbose-v2");
     // A secret left out of the schema on purpose stays an argument error.
     let secret = call(&mut peer, 6, "item_get", json!({"id": 1, "token": "x"}));
     assert_eq!(tool_error(&secret)["error"]["code"], "INVALID_ARGUMENT");

@@ -110,18 +110,23 @@ impl Schemas {
                 current.hash
             ),
         };
+        let mut details = json!({
+            "tool": tool,
+            "heldSchemaHash": held,
+            "schemaHash": current.hash,
+            "toolVersion": self.version,
+            "unknownArguments": unknown,
+        });
+        // The first unknown argument where an argument error names it (`details.argument`).
+        if let Some(first) = unknown.first() {
+            details["argument"] = (*first).into();
+        }
         Some(
             Error::new(SCHEMA_STALE, message)
                 .with_suggestion(format!(
                     "call tools/list again and use {tool}'s current inputSchema; nothing was run"
                 ))
-                .with_details(json!({
-                    "tool": tool,
-                    "heldSchemaHash": held,
-                    "schemaHash": current.hash,
-                    "toolVersion": self.version,
-                    "unknownArguments": unknown,
-                })),
+                .with_details(details),
         )
     }
 
