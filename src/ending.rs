@@ -394,7 +394,9 @@ pub(crate) fn end(shared: &Shared) {
     if let Some((lines, kind)) = shared.pending.lines() {
         let mut lines = lines.to_vec();
         let output = &mut *output;
-        let _ = output.profile.stream_lines(&mut output.sinks, kind, &mut lines);
+        let _ = output
+            .profile
+            .stream_lines(&mut output.sinks, kind, &mut lines);
         shared.pending.withdraw();
     }
     let code = output.finish(Outcome::Failed(error_for(shared.signal())));

@@ -286,7 +286,14 @@ const PROSE_STYLE: RuntimeFlag = RuntimeFlag {
 pub const PAS: Surface = Surface {
     profile: Profile::Pas,
     machine_switch: Some("--agent"),
-    flags: &[AGENT, AUDIT_LOG, CONFIG, VERSION, LIST_FIELDS, VALIDATE_ONLY],
+    flags: &[
+        AGENT,
+        AUDIT_LOG,
+        CONFIG,
+        VERSION,
+        LIST_FIELDS,
+        VALIDATE_ONLY,
+    ],
     list_format_flag: true,
     list_shape: ListShape::Ndjson,
     errors: ErrorChannel::StderrTable,
