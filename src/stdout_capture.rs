@@ -6,7 +6,7 @@
 //! output (the sink and the signal handler write there) and points fd 1 at an anonymous file
 //! (a memfd on Linux). What lands there is never on stdout: it becomes a `THIRD_PARTY_STDOUT`
 //! warning (the `pas` profile's warning line on stderr, compose's `meta.warnings`, robot's
-//! `warnings`) carrying the text, redacted, cut at [`SHOWN`] bytes. fd 1 is the real stdout
+//! `warnings`) carrying the text, redacted, cut at `SHOWN` bytes. fd 1 is the real stdout
 //! again when the call's output is written, so anything after the call is unchanged.
 //!
 //! The window covers the handler and the stream it returns (items are made while the reply
