@@ -514,7 +514,14 @@ impl App {
             builtins::guard::check(registry, command, leaf, shared.agent)?;
         }
         if let Some(state) = &shared.robot {
-            crate::robot::prepare::prepare(registry, state, command, leaf, argv)?;
+            crate::robot::prepare::prepare(
+                registry,
+                state,
+                command,
+                leaf,
+                argv,
+                self.validate_only,
+            )?;
         } else if command.deprecated.is_some()
             || command
                 .parameters
@@ -712,8 +719,14 @@ impl App {
         let words: Vec<String> = name.split('.').map(str::to_owned).collect();
         let builtin = crate::robot::flags::builtin(&self.registry, &words)?;
         if let Some(state) = &shared.robot
-            && let Err(error) =
-                crate::robot::prepare::prepare(&self.registry, state, command, leaf, argv)
+            && let Err(error) = crate::robot::prepare::prepare(
+                &self.registry,
+                state,
+                command,
+                leaf,
+                argv,
+                self.validate_only,
+            )
         {
             return Some(Outcome::Failed(error));
         }

@@ -21,6 +21,7 @@ pub(crate) fn prepare(
     command: &Command,
     leaf: &ArgMatches,
     argv: &[OsString],
+    validate_only: bool,
 ) -> Result<(), Error> {
     let (mut options, _) = flags::options(leaf);
     options.list_field = command.list_field.clone();
@@ -50,6 +51,7 @@ pub(crate) fn prepare(
             .flatten()
             .cloned(),
         resume: flag(RESUME_ID),
+        validate_only,
     };
     if let Some(session) = sessions::open(&request)? {
         state.lock().session = Some(session);

@@ -209,6 +209,9 @@ pub(crate) struct Request<'a> {
     pub(crate) command: &'a pas_spec::Command,
     pub(crate) id: Option<String>,
     pub(crate) resume: bool,
+    /// `--validate-only`: the session is checked as the call would find it, and nothing is
+    /// created, locked or written.
+    pub(crate) validate_only: bool,
 }
 
 /// Creates, or loads (and locks), the session of this call.
@@ -230,6 +233,8 @@ pub(crate) fn open(request: &Request<'_>) -> Result<Option<Session>, Error> {
         .with_suggestion("set XDG_DATA_HOME to a writable directory")
     })?;
     match usage {
+        // A session this call would create is the call's effect, which validating leaves out.
+        SessionUse::Create if request.validate_only => Ok(None),
         SessionUse::Create => {
             let initial = spec
                 .initial()
@@ -290,7 +295,9 @@ fn continue_session(
     if !dir.is_dir() {
         return Err(not_found());
     }
-    let writes = writer && request.command.effect != pas_spec::Effect::Read;
+    // Whether the call would write the session; it does, unless it is only being validated.
+    let would_write = writer && request.command.effect != pas_spec::Effect::Read;
+    let writes = would_write && !request.validate_only;
     let held = if writes {
         Some(lock::acquire(&dir, &request.command.name).map_err(|h| lock_error(registry, id, &h))?)
     } else {
@@ -304,7 +311,7 @@ fn continue_session(
     if let Some(expire) = spec.expire_after
         && inner.manifest.state != spec.expired
         && inner.manifest.age_ms(SystemTime::now()) > expire.saturating_mul(1000)
-        && (writes || !inner.manifest.is_final(spec))
+        && (would_write || !inner.manifest.is_final(spec))
     {
         let expired = spec.expired.clone();
         inner.manifest.set_state(&expired);
@@ -339,7 +346,7 @@ fn continue_session(
             "previous_state": state,
             "already_completed": inner.manifest.completed,
         }));
-    } else if writes && state == spec.interrupted {
+    } else if would_write && state == spec.interrupted {
         return Err(Error::new(
             code.to_owned(),
             format!("session `{id}` was interrupted; continue it with --resume"),

@@ -536,3 +536,57 @@ fn a_blocking_gate_ends_the_call_with_err_blocked() {
     assert!(error["suggestion"].is_string());
     assert!(target.running() && other.running());
 }
+
+/// `--validate-only` runs nothing: a command that creates a session creates none, and one that
+/// continues a session neither locks nor writes it, yet a session the call could not continue
+/// is still the error the call would end with.
+#[test]
+fn validate_only_creates_locks_and_writes_no_session() {
+    let home = TempDir::new().unwrap();
+    let target = Marked::sleep();
+    let (code, value) = plan(home.path(), &target.pattern, &["--validate-only"]);
+    assert_eq!(
+        (code, &value["data"]["valid"]),
+        (0, &json!(true)),
+        "{value}"
+    );
+    assert!(value.get("session_id").is_none(), "{value}");
+    assert!(
+        !home.path().join("triage/sessions").exists()
+            || std::fs::read_dir(home.path().join("triage/sessions"))
+                .unwrap()
+                .next()
+                .is_none(),
+        "no session directory"
+    );
+
+    let (code, value) = plan(home.path(), &target.pattern, &[]);
+    assert_eq!(code, 1, "{value}");
+    let id = session_of(&value);
+    let before = std::fs::read(support::manifest_path(home.path(), &id)).unwrap();
+    let (code, value) = run(
+        home.path(),
+        &["apply", "--session", &id, "--yes", "--validate-only"],
+    );
+    assert_eq!(
+        (code, &value["data"]["valid"]),
+        (0, &json!(true)),
+        "{value}"
+    );
+    assert!(target.running(), "validating an apply kills nothing");
+    let after = std::fs::read(support::manifest_path(home.path(), &id)).unwrap();
+    assert_eq!(before, after, "the manifest is untouched");
+
+    let (code, value) = run(
+        home.path(),
+        &[
+            "apply",
+            "--session",
+            "triage-20000101-000000-aaaa",
+            "--yes",
+            "--validate-only",
+        ],
+    );
+    assert_ne!(code, 0, "an unknown session is still an error: {value}");
+    assert_eq!(value["status"], "error", "{value}");
+}
