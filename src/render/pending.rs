@@ -58,12 +58,13 @@ impl PendingLines {
         self.ptr.store(std::ptr::null_mut(), Ordering::SeqCst);
     }
 
-    /// The published whole lines and their stream's kind, if any. Called holding the output
-    /// lock (the signal handler holds it through `try_lock`). Async-signal-safe: atomic loads.
+    /// The published batch, as `stream_lines` takes it (a spare first byte, then whole
+    /// lines), and its stream's kind, when it holds any line. Called holding the output lock
+    /// (the signal handler holds it through `try_lock`). Async-signal-safe: atomic loads.
     pub(crate) fn lines(&self) -> Option<(&[u8], StreamKind)> {
         let ptr = self.ptr.load(Ordering::SeqCst);
         let len = self.len.load(Ordering::Acquire);
-        if ptr.is_null() || len == 0 {
+        if ptr.is_null() || len <= 1 {
             return None;
         }
         // SAFETY: by the module's protocol, a non-null `ptr` is the start of a live buffer
