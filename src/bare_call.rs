@@ -1,9 +1,10 @@
 //! A bare invocation (the tool's name, nothing else) is a first-contact probe: it answers what
 //! the tool can do and exits 0 (CLI Agent Spec failure mode 21), whatever a real call requires.
 //!
-//! `pas` and `compose` answer the root help (the agent help in machine mode). The robot
-//! profile answers every call with one envelope (robot 3.1), so its bare call is
-//! `capabilities` (robot 5.8): a success envelope saying what the tool can do here, exit 0.
+//! `pas` and `compose` answer the root help (the agent help in machine mode). Not the robot
+//! profile: every call of it answers one envelope (robot 3.1), and a call without its
+//! subcommand is the spec's argument error (`ERR_ARGS`, exit 10), as issue 16 asks of a
+//! missing subcommand.
 
 use std::ffi::OsString;
 
@@ -11,12 +12,9 @@ use pas_spec::{Profile, Registry};
 
 use crate::argv::Prescan;
 
-/// Rewrites a bare call's argv into the call that answers it.
+/// Rewrites a bare call's argv into the call that answers it (robot: left as it is).
 pub(crate) fn answer(registry: &Registry, pre: &mut Prescan) {
-    if registry.profile == Profile::Robot {
-        pre.argv
-            .push(OsString::from(pas_spec::surface::CAPABILITIES_WORD));
-    } else {
+    if registry.profile != Profile::Robot {
         pre.help = true;
         pre.argv.push(OsString::from("--help"));
     }

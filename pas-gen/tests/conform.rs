@@ -258,15 +258,10 @@ const ROBOT: Contract = Contract {
         "robot.confirm",
     ],
     faults: &[
-        // The built-ins' envelopes lack it too, the bare call's (`capabilities`) among them.
+        // The built-ins' envelopes lack it too.
         (
             "no_schema_version",
-            &[
-                "robot.envelope",
-                "robot.capabilities",
-                "robot.sessions",
-                "fm21.bare_call",
-            ],
+            &["robot.envelope", "robot.capabilities", "robot.sessions"],
         ),
         // An unknown flag exiting 4 also names USAGE_ERROR with ITEM_NOT_FOUND's number.
         ("usage_exit_4", &["robot.arguments", "robot.exit_codes"]),

@@ -1,6 +1,6 @@
 //! What every call of every pas tool does for an agent (issue 17, the runtime part), by CLI
-//! Agent Spec failure mode: a bare invocation is the root help (21; in the robot profile,
-//! whose every call is one envelope, the `capabilities` envelope); a wall-clock limit ends a
+//! Agent Spec failure mode: a bare invocation is the root help (21; not in the robot profile,
+//! whose every call is one envelope: a missing subcommand is ERR_ARGS); a wall-clock limit ends a
 //! call as a `TIMEOUT` error (11); every error says whether a retry may help (19); every
 //! response carries a request id and echoes the caller's trace id (33); compose `meta` holds
 //! the tool's version, the exit code and the working directory (22, 56, 29).
@@ -60,13 +60,11 @@ fn a_bare_invocation_prints_the_root_help_and_exits_0() {
         "{}",
         stdout(&out)
     );
-    // robot keeps its rule that every call answers one envelope: a bare call is
-    // `capabilities`, a success envelope listing the commands, exit 0.
+    // robot keeps its rule that every call answers one envelope, and a missing subcommand
+    // is its argument error (issue 16).
     let out = spec_cli("specs/pt-agent.yaml", &[]).output().unwrap();
-    assert_eq!(code(&out), 0, "{out:?}");
-    let bare = envelope(&out);
-    assert_eq!(bare["status"], "success", "{bare}");
-    assert_eq!(bare["command"], "capabilities", "{bare}");
+    assert_eq!(code(&out), 10, "{out:?}");
+    assert_eq!(envelope(&out)["error"]["code"], "ERR_ARGS");
     // A tool whose root needs a positional argument still answers help, not a usage error.
     let out = spec_cli("specs/word-counter.yaml", &[]).output().unwrap();
     assert_eq!(code(&out), 0, "{out:?}");

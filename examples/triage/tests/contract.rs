@@ -21,6 +21,7 @@ fn argument_errors_exit_10_in_an_envelope() {
         &["plan", "--match", ""][..],                      // an empty scope
         &["plan", "--match", "x", "--min-age", "abc"][..], // a wrong type
         &["plan", "--bogus"][..],                          // an unknown flag
+        &[][..],                                           // a missing subcommand
         &["snapshot", "--match", "("][..],                 // not a regular expression
     ] {
         let (code, value) = run(home.path(), args);
@@ -29,12 +30,6 @@ fn argument_errors_exit_10_in_an_envelope() {
         assert_eq!(value["error"]["code"], "ERR_ARGS", "{args:?}");
         assert_eq!(value["error"]["recoverable"], true);
     }
-    // A bare call is a first-contact probe (CLI Agent Spec 21): still one envelope, the
-    // `capabilities` one, exit 0.
-    let (code, value) = run(home.path(), &[]);
-    assert_eq!(code, 0, "{value}");
-    assert_eq!(value["status"], "success");
-    assert_eq!(value["command"], "capabilities");
 }
 
 #[test]
