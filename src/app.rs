@@ -18,7 +18,7 @@ use crate::context::{self, Context, Selected};
 use crate::ending::{Outcome, Output, Shared, Stop};
 use crate::error::Error;
 use crate::handler_args::Args;
-use crate::profile::{self, CallOptions};
+use crate::profile::CallOptions;
 use crate::redact::Redactor;
 use crate::reply::Reply;
 use crate::resources::{self, Resources, dispatch::VerbHandler};
@@ -45,6 +45,8 @@ pub struct App {
     pub(crate) schemas: crate::tool::PendingSchemas,
     /// robot: the probes and actions `capabilities` reports.
     robot_hooks: crate::robot::Hooks,
+    /// The profiles beyond `pas` this binary carries (`crate::rooms`).
+    rooms: crate::rooms::Rooms,
     /// `--validate-only`: calls stop after the checks, before the handler.
     validate_only: bool,
 }
@@ -59,7 +61,16 @@ impl App {
 
     /// A tool whose clap parser comes from elsewhere (clap derive). Its subcommand names must
     /// be the registry's argv words and its arg ids the parameters' snake_case names.
-    pub fn with_command(mut registry: Registry, command: clap::Command) -> App {
+    pub fn with_command(registry: Registry, command: clap::Command) -> App {
+        App::with_command_in(registry, command, crate::rooms::Rooms::ALL)
+    }
+
+    /// [`App::with_command`] carrying only the profiles in `rooms`.
+    pub(crate) fn with_command_in(
+        mut registry: Registry,
+        command: clap::Command,
+        rooms: crate::rooms::Rooms,
+    ) -> App {
         let paged = crate::page_limit::apply(&mut registry);
         let command = crate::page_limit::apply_to_clap(command, &paged);
         let verbs: Vec<Arc<pas_spec::Command>> = pas_spec::verbs::verb_commands(&registry)
@@ -69,7 +80,10 @@ impl App {
         let command = clap_face::with_verbs(command, &verbs);
         let command = clap_augment::augment(command, &registry, &verbs);
         let command = builtins::augment(command, &registry, &verbs);
-        let command = crate::robot::flags::augment(command, &registry);
+        let command = match rooms.robot(&registry) {
+            Some(robot) => (robot.augment)(command, &registry),
+            None => command,
+        };
         App {
             registry: Arc::new(registry),
             command,
@@ -79,8 +93,15 @@ impl App {
             resources: None,
             schemas: Default::default(),
             robot_hooks: Default::default(),
+            rooms,
             validate_only: false,
         }
+    }
+
+    /// The profiles beyond `pas` this binary carries.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn rooms(&self) -> &crate::rooms::Rooms {
+        &self.rooms
     }
 
     /// robot: a probe `capabilities` reports under `probes` (e.g. whether `lsof` is installed).
@@ -311,7 +332,7 @@ impl App {
                 early = Some(crate::mcp::not_built(&self.registry));
             }
         }
-        let profile = profile::for_call(self.registry.clone(), &pre);
+        let profile = crate::rooms::profile_for_call(&self.rooms, self.registry.clone(), &pre);
         let robot = profile.robot_state();
         let output = Output::new(profile, redactor, audit);
         // compose and robot are machine output always: handlers see agent mode without `--agent`.
@@ -433,8 +454,10 @@ impl App {
         if let Some(builtin) = builtins::matched(&self.registry, &path) {
             return self.run_builtin(shared, builtin, matches, leaf, config);
         }
-        if let Some(builtin) = crate::robot::flags::builtin(&self.registry, &path) {
-            return self.run_robot_builtin(shared, builtin, matches, leaf, argv);
+        if let Some(robot) = self.rooms.robot(&self.registry)
+            && let Some(builtin) = (robot.builtin)(&self.registry, &path)
+        {
+            return self.run_robot_builtin(shared, robot, builtin, matches, leaf);
         }
         // A deprecated command whose replacement is a robot built-in (`status` -> `sessions`).
         if let Some(outcome) = self.builtin_replacement(shared, &path, matches, leaf, argv) {
@@ -513,15 +536,10 @@ impl App {
         if let Selected::Declared(_) = selected {
             builtins::guard::check(registry, command, leaf, shared.agent)?;
         }
-        if let Some(state) = &shared.robot {
-            crate::robot::prepare::prepare(
-                registry,
-                state,
-                command,
-                leaf,
-                argv,
-                self.validate_only,
-            )?;
+        if let Some(state) = &shared.robot
+            && let Some(robot) = self.rooms.robot(registry)
+        {
+            (robot.prepare)(registry, state, command, leaf, argv, self.validate_only)?;
         } else if command.deprecated.is_some()
             || command
                 .parameters
@@ -667,12 +685,11 @@ impl App {
     fn run_robot_builtin(
         &self,
         shared: &Arc<Shared>,
+        robot: &crate::rooms::RobotRoom,
         builtin: crate::robot::flags::Builtin,
         matches: &clap::ArgMatches,
         leaf: &clap::ArgMatches,
-        argv: &[OsString],
     ) -> Outcome {
-        let _ = argv;
         {
             let mut output = shared.lock();
             output.command = Some(builtin.name().to_owned());
@@ -682,12 +699,11 @@ impl App {
             });
         }
         if let Some(state) = &shared.robot {
-            state.lock().options = crate::robot::flags::options(leaf).0;
+            state.lock().options = (robot.options)(leaf);
         }
         let args = args_of(matches, leaf);
         let ran = panics::catch(|| -> Result<(), Stop> {
-            let reply =
-                crate::robot::builtins::run(builtin, &self.registry, &self.robot_hooks, &args)?;
+            let reply = (robot.run)(builtin, &self.registry, &self.robot_hooks, &args)?;
             render::drive::reply(shared, reply)
         });
         match ran {
@@ -717,9 +733,10 @@ impl App {
         }
         let name = command.deprecated.as_ref()?.replacement.as_deref()?;
         let words: Vec<String> = name.split('.').map(str::to_owned).collect();
-        let builtin = crate::robot::flags::builtin(&self.registry, &words)?;
+        let robot = self.rooms.robot(&self.registry)?;
+        let builtin = (robot.builtin)(&self.registry, &words)?;
         if let Some(state) = &shared.robot
-            && let Err(error) = crate::robot::prepare::prepare(
+            && let Err(error) = (robot.prepare)(
                 &self.registry,
                 state,
                 command,
@@ -730,7 +747,7 @@ impl App {
         {
             return Some(Outcome::Failed(error));
         }
-        Some(self.run_robot_builtin(shared, builtin, matches, leaf, argv))
+        Some(self.run_robot_builtin(shared, robot, builtin, matches, leaf))
     }
 
     /// The handler of a deprecated command's replacement, when it has one.

@@ -403,6 +403,7 @@ mod render;
 mod reply;
 pub mod resources;
 mod robot;
+mod rooms;
 mod schema_check;
 mod sessions;
 mod signal_error;

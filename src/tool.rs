@@ -63,6 +63,12 @@ pub trait AgentTool {
 
     /// The type's commands, fields and nested groups.
     fn agent_node() -> Node;
+
+    /// The profile `agent_tool()` names, known when the tool is compiled: the derive sets it
+    /// (from `#[agent(profile = ...)]`, `pas` when absent) so that [`crate::App::from_tool`]
+    /// links only that profile. `None` (a hand-written impl) links every profile.
+    #[doc(hidden)]
+    const PROFILE: Option<pas_spec::Profile> = None;
 }
 
 /// What the derive's expansion names; not a stable API.

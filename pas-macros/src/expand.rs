@@ -67,6 +67,12 @@ fn implementation(input: &Input) -> TokenStream {
     let ident = input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let tool = tool(&input.tool);
+    // The profile as a constant too, so `App::from_tool` links only that profile.
+    let profile = match input.tool.profile.as_ref().map(LitStr::value).as_deref() {
+        Some("compose") => quote!(Compose),
+        Some("robot") => quote!(Robot),
+        _ => quote!(Pas),
+    };
     let node = match &input.body {
         Body::Struct(fields) => {
             let command = match &input.tool.command {
@@ -100,6 +106,9 @@ fn implementation(input: &Input) -> TokenStream {
     quote! {
         #[automatically_derived]
         impl #impl_generics ::pas::AgentTool for #ident #ty_generics #where_clause {
+            const PROFILE: ::core::option::Option<::pas::spec::Profile> =
+                ::core::option::Option::Some(::pas::spec::Profile::#profile);
+
             fn agent_tool() -> ::pas::tool::ToolMeta {
                 #tool
             }

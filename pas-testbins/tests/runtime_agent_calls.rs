@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use runtime_support::{code, demo, error_json, ndjson, stdout};
+use runtime_support::{code, demo, error_json, ndjson, processes_tagged, stdout, unique_tag};
 use serde_json::Value;
 
 /// A run of `pas-spec-cli` (a runtime with no handlers) over a spec of the workspace.
@@ -446,33 +446,10 @@ fn sync_of_a_tree_that_lists_below_its_templates_fails_at_once() {
     );
 }
 
-/// The pids of live processes whose command line holds `tag` (the demo's helpers).
-fn processes_tagged(tag: &str) -> Vec<u32> {
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|pid| {
-            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-            let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-            String::from_utf8_lossy(&cmdline).contains(tag) && !state.contains(") Z ")
-        })
-        .collect()
-}
-
-/// A sleep duration no other process uses: the marker the test finds its helpers by.
-fn unique_tag() -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .subsec_nanos();
-    format!("{}.{:09}", 3000 + std::process::id() % 1000, nanos)
-}
-
 #[test]
 fn child_process_groups_end_with_the_call() {
     // A forgotten child: the call's normal end kills its group.
-    let tag = unique_tag();
+    let tag = unique_tag(3000);
     let out = demo(&["--agent", "spawn", "--tag", &tag, "--seconds", "0"])
         .output()
         .unwrap();
@@ -484,7 +461,7 @@ fn child_process_groups_end_with_the_call() {
     );
 
     // A call ended by SIGTERM while its child runs: the group ends too.
-    let tag = unique_tag();
+    let tag = unique_tag(3000);
     let child = demo(&["--agent", "spawn", "--tag", &tag, "--seconds", "30"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())

@@ -9,30 +9,7 @@ mod runtime_support;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use runtime_support::demo;
-
-/// The live processes whose command line holds `tag`.
-fn processes_tagged(tag: &str) -> Vec<u32> {
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|pid| {
-            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-            let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-            String::from_utf8_lossy(&cmdline).contains(tag) && !state.contains(") Z ")
-        })
-        .collect()
-}
-
-/// A sleep duration no other process uses.
-fn unique_tag() -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .subsec_nanos();
-    format!("{}.{:09}", 4000 + std::process::id() % 1000, nanos)
-}
+use runtime_support::{demo, processes_tagged, unique_tag};
 
 fn direct_spawn(tag: &str, seconds: &str) -> Command {
     let mut cmd = demo(&["--agent", "spawn", "--tag", tag, "--seconds", seconds]);
@@ -56,7 +33,7 @@ fn wait_until_none_tagged(tag: &str) -> bool {
 
 #[test]
 fn children_started_with_std_process_end_with_the_call() {
-    let tag = unique_tag();
+    let tag = unique_tag(4000);
     let status = direct_spawn(&tag, "1").status().unwrap();
     assert_eq!(status.code(), Some(0));
     assert!(
@@ -68,7 +45,7 @@ fn children_started_with_std_process_end_with_the_call() {
 
 #[test]
 fn children_started_with_std_process_end_when_a_signal_ends_the_call() {
-    let tag = unique_tag();
+    let tag = unique_tag(4000);
     let child = direct_spawn(&tag, "30").spawn().unwrap();
     let started = Instant::now();
     // The demo (its argv holds the tag), the shell and its three sleeps.
@@ -92,7 +69,7 @@ fn children_started_with_std_process_end_when_a_signal_ends_the_call() {
 
 #[test]
 fn keep_children_lets_a_command_leave_a_process_running() {
-    let tag = unique_tag();
+    let tag = unique_tag(4000);
     let status = direct_spawn(&tag, "0")
         .env("DEMO_KEEP_CHILDREN", "1")
         .status()

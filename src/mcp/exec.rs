@@ -500,7 +500,11 @@ impl Executor {
             }),
             input,
         };
-        let profile = profile::for_call(self.registry.clone(), &Prescan::agent_only());
+        let profile = crate::rooms::profile_for_call(
+            self.app.rooms(),
+            self.registry.clone(),
+            &Prescan::agent_only(),
+        );
         // robot: the call's state (confirmation, session, token controls), as on the CLI.
         let robot = profile.robot_state();
         let output = Output::new(profile, redactor, None);
@@ -530,7 +534,11 @@ impl Executor {
             error = error.with_suggestion(hint);
         }
         redactor.error(&mut error);
-        let profile = profile::for_call(self.registry.clone(), &Prescan::agent_only());
+        let profile = crate::rooms::profile_for_call(
+            self.app.rooms(),
+            self.registry.clone(),
+            &Prescan::agent_only(),
+        );
         let exit = profile.exit_code(&error);
         result::error(&profile.envelope_error(error), exit)
     }

@@ -2,20 +2,18 @@
 //!
 //! The runtime drives a profile through a small set of events (one object; a stream's start,
 //! items and end; a document; nothing; an error; help) and never decides a byte itself, so the
-//! `compose` and `robot` profiles slot in as new implementations chosen in [`for_call`] without
+//! `compose` and `robot` profiles slot in as new implementations chosen in `crate::rooms::profile_for_call` without
 //! touching a handler or the runtime's control flow. Items reach the profile already encoded in
 //! the form it asked for ([`Profile::item_encoding`]), so a profile costs no extra serialisation.
 
 pub(crate) mod compose;
-mod pas;
-mod robot;
+pub(crate) mod pas;
+pub(crate) mod robot;
 
 use std::io;
-use std::sync::Arc;
 
 use pas_spec::{OutputKind, Registry};
 
-use crate::argv::Prescan;
 use crate::error::Error;
 use crate::redact::Redactor;
 use crate::reply::{Encoding, Object, Page, StreamKind};
@@ -133,22 +131,6 @@ pub(crate) trait Profile: Send {
     /// on request (`crate::meta_line`).
     fn call_end(&mut self, _sinks: &mut Sinks, _exit: u8) -> io::Result<()> {
         Ok(())
-    }
-}
-
-/// The profile for this tool and this call, from the pre-scan (`--toon` is read before clap
-/// parses, so a parse error is encoded as asked too; robot's `--format md` likewise).
-pub(crate) fn for_call(registry: Arc<Registry>, pre: &Prescan) -> Box<dyn Profile> {
-    let (agent, argv) = (pre.agent, pre.argv.as_slice());
-    match registry.profile {
-        pas_spec::Profile::Compose => {
-            let toon = pre.toon;
-            // compose has no `--agent`: its help is the agent help, always.
-            let _ = agent;
-            Box::new(compose::ComposeProfile::new(registry, true, toon))
-        }
-        pas_spec::Profile::Robot => Box::new(robot::RobotProfile::new(registry, agent, argv)),
-        pas_spec::Profile::Pas => Box::new(pas::PasProfile::new(registry, agent)),
     }
 }
 

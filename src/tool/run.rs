@@ -43,7 +43,9 @@ impl App {
             .map(|command| command.name.clone())
             .collect();
         let handler = Arc::new(handler);
-        let mut app = App::with_command(registry, command);
+        // Only the profile the derive named is linked in (`crate::rooms`).
+        let rooms = const { crate::rooms::Rooms::for_profile(T::PROFILE) };
+        let mut app = App::with_command_in(registry, command, rooms);
         app.schemas = build::PendingSchemas::new(Some(schemas));
         for name in names {
             let handler = Arc::clone(&handler);

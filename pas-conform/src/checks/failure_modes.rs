@@ -14,8 +14,10 @@ use crate::plan;
 use crate::runner::{Call, Run, Stdin};
 use crate::target::Contract;
 
-/// How long a call on an idle stdin pipe may take: nothing legitimate waits this long.
-const IDLE_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a call on an idle stdin pipe may take: nothing legitimate waits this long (pas
+/// tools give up on an idle pipe after 1 s), and a slow start on a loaded machine (a Python
+/// tool on two busy cores) stays well inside it.
+const IDLE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// At most this many examples or triggers are run again under a condition (each is one call).
 const AT_MOST: usize = 3;

@@ -96,3 +96,28 @@ pub fn without_request_id(stderr: &[u8]) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// The pids of live processes whose command line holds `tag` (zombies left out): how a test
+/// finds the processes it started itself, and only those.
+pub fn processes_tagged(tag: &str) -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            String::from_utf8_lossy(&cmdline).contains(tag) && !state.contains(") Z ")
+        })
+        .collect()
+}
+
+/// A sleep duration no other process uses: the marker a test finds its helpers by. `base`
+/// keeps the tags of different test files apart.
+pub fn unique_tag(base: u32) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    format!("{}.{:09}", base + std::process::id() % 1000, nanos)
+}

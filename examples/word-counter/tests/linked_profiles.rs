@@ -1,0 +1,38 @@
+//! A derive-built tool links only the profile it names (issue 15, `pas::rooms`): this `pas`
+//! profile tool's binary carries neither the robot profile (its profile, built-ins, sessions)
+//! nor the compose profile and its TOON encoder. Read from the binary's symbol table with `nm`.
+
+use std::process::Command;
+
+/// The demangled symbol names of the tool's binary.
+fn symbols() -> String {
+    let output = Command::new("nm")
+        .arg("-C")
+        .arg(env!("CARGO_BIN_EXE_word-counter"))
+        .output()
+        .expect("nm runs (binutils)");
+    assert!(output.status.success(), "nm failed: {output:?}");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn a_pas_profile_tool_links_neither_robot_nor_compose() {
+    let symbols = symbols();
+    // The table is read: the tool's own code and the pas profile are there.
+    assert!(symbols.contains("word_counter::count"), "no symbols read");
+    assert!(symbols.contains("PasProfile"), "the pas profile is missing");
+    for absent in [
+        "RobotProfile",
+        "pas::robot::builtins",
+        "pas::sessions::list",
+        "ComposeProfile",
+        "toon_format::",
+    ] {
+        let found: Vec<&str> = symbols
+            .lines()
+            .filter(|l| l.contains(absent))
+            .take(3)
+            .collect();
+        assert!(found.is_empty(), "`{absent}` is linked: {found:?}");
+    }
+}

@@ -1,0 +1,133 @@
+//! The profiles beyond `pas`, each reached only through its table here, so that a tool whose
+//! profile is known when it is compiled links only the profile it keeps (issue 15: a tool pays
+//! on disk only for what it uses).
+//!
+//! Everything the runtime calls of the robot profile (its profile, flags, built-ins, sessions
+//! and the preparation of a call) and of the compose profile (its profile, with TOON) goes
+//! through a [`Rooms`] value: [`Rooms::ALL`] for a tool whose registry is only known at run time
+//! ([`crate::App::new`], [`crate::App::with_command`]), and [`Rooms::for_profile`] evaluated at
+//! compile time for a derive-built tool ([`crate::App::from_tool`]). A table left out is never
+//! named by the code the binary runs, so the linker drops all of it.
+
+use std::ffi::OsString;
+use std::sync::Arc;
+
+use pas_spec::{Command, Profile, Registry};
+
+use crate::error::Error;
+use crate::handler_args::Args;
+use crate::profile::Profile as CallProfile;
+use crate::reply::Reply;
+use crate::robot::flags::Builtin;
+use crate::robot::{CallState, Hooks};
+
+/// Makes the robot profile of a call (registry, `--agent`, argv).
+type MakeRobotProfile = fn(Arc<Registry>, bool, &[OsString]) -> Box<dyn CallProfile>;
+
+/// The robot steps before a handler (registry, call state, command, its matches, argv,
+/// `--validate-only`).
+type Prepare =
+    fn(&Registry, &CallState, &Command, &clap::ArgMatches, &[OsString], bool) -> Result<(), Error>;
+
+/// What the runtime calls of the robot profile.
+pub(crate) struct RobotRoom {
+    /// The call's profile.
+    pub(crate) profile: MakeRobotProfile,
+    /// Adds the robot flags and built-in words to the clap command.
+    pub(crate) augment: fn(clap::Command, &Registry) -> clap::Command,
+    /// The robot built-in that an argv path names, if any.
+    pub(crate) builtin: fn(&Registry, &[String]) -> Option<Builtin>,
+    /// Runs a robot built-in (`sessions`, `capabilities`).
+    pub(crate) run: fn(Builtin, &Registry, &Hooks, &Args) -> Result<Reply, Error>,
+    /// The token controls of a built-in's call.
+    pub(crate) options: fn(&clap::ArgMatches) -> crate::robot::Options,
+    /// The steps before a command's handler (options, warnings, sessions, gates).
+    pub(crate) prepare: Prepare,
+}
+
+/// What the runtime calls of the compose profile.
+pub(crate) struct ComposeRoom {
+    /// The call's profile; the flag says whether `--toon` was given.
+    pub(crate) profile: fn(Arc<Registry>, bool) -> Box<dyn CallProfile>,
+}
+
+static ROBOT: RobotRoom = RobotRoom {
+    profile: |registry, agent, argv| {
+        Box::new(crate::profile::robot::RobotProfile::new(
+            registry, agent, argv,
+        ))
+    },
+    augment: crate::robot::flags::augment,
+    builtin: crate::robot::flags::builtin,
+    run: crate::robot::builtins::run,
+    options: |leaf| crate::robot::flags::options(leaf).0,
+    prepare: crate::robot::prepare::prepare,
+};
+
+static COMPOSE: ComposeRoom = ComposeRoom {
+    // compose has no `--agent`: its help is the agent help, always.
+    profile: |registry, toon| {
+        Box::new(crate::profile::compose::ComposeProfile::new(
+            registry, true, toon,
+        ))
+    },
+};
+
+/// The profiles a tool's binary carries besides `pas`.
+#[derive(Clone, Copy)]
+pub(crate) struct Rooms {
+    pub(crate) robot: Option<&'static RobotRoom>,
+    pub(crate) compose: Option<&'static ComposeRoom>,
+}
+
+impl Rooms {
+    /// Every profile: for a registry read at run time.
+    pub(crate) const ALL: Rooms = Rooms {
+        robot: Some(&ROBOT),
+        compose: Some(&COMPOSE),
+    };
+
+    /// Only what `profile` needs (`None`: not known, so every profile). Meant to be evaluated
+    /// at compile time (`const { Rooms::for_profile(..) }`): a call made at run time would name
+    /// every table and link them all.
+    pub(crate) const fn for_profile(profile: Option<Profile>) -> Rooms {
+        match profile {
+            None => Rooms::ALL,
+            Some(Profile::Pas) => Rooms {
+                robot: None,
+                compose: None,
+            },
+            Some(Profile::Compose) => Rooms {
+                robot: None,
+                compose: Some(&COMPOSE),
+            },
+            Some(Profile::Robot) => Rooms {
+                robot: Some(&ROBOT),
+                compose: None,
+            },
+        }
+    }
+
+    /// The robot table, for a registry whose profile is robot.
+    pub(crate) fn robot(&self, registry: &Registry) -> Option<&'static RobotRoom> {
+        if registry.profile == Profile::Robot {
+            self.robot
+        } else {
+            None
+        }
+    }
+}
+
+/// The profile for this call; a registry whose profile the binary was built without (a
+/// hand-written `AgentTool` whose `PROFILE` disagrees with its `agent_tool()`) runs on `pas`.
+pub(crate) fn profile_for_call(
+    rooms: &Rooms,
+    registry: Arc<Registry>,
+    pre: &crate::argv::Prescan,
+) -> Box<dyn CallProfile> {
+    match (registry.profile, rooms.compose, rooms.robot) {
+        (Profile::Compose, Some(compose), _) => (compose.profile)(registry, pre.toon),
+        (Profile::Robot, _, Some(robot)) => (robot.profile)(registry, pre.agent, &pre.argv),
+        _ => Box::new(crate::profile::pas::PasProfile::new(registry, pre.agent)),
+    }
+}
