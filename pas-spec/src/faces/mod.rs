@@ -17,4 +17,6 @@ pub mod mcp;
 pub mod skill;
 mod words;
 
-pub use words::{command_switches, config_env_var};
+pub use words::{
+    IDEMPOTENCY_KEY_FLAG, command_switches, config_env_var, offers_cleanup, takes_idempotency_key,
+};
