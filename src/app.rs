@@ -542,6 +542,8 @@ impl App {
         }
         // What the spec declares (value constraints, requirements, credentials), before the handler.
         crate::declared::check(registry, command, leaf).map_err(Stop::Failed)?;
+        // Credentials granting more than the command's declared scopes are warned about (74).
+        crate::scope_check::warn(shared, registry, command);
         // Zero interactivity: fail before the handler runs rather than wait on a terminal.
         if command.stdin == StdinMode::Required
             && shared.agent

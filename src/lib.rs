@@ -407,6 +407,7 @@ mod reply;
 pub mod resources;
 mod robot;
 mod schema_check;
+mod scope_check;
 mod sessions;
 mod signal_error;
 mod signals;

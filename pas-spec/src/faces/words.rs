@@ -201,7 +201,12 @@ pub(crate) fn declared_notes(registry: &Registry, command: &Command) -> Vec<Stri
         notes.push(line);
     }
     if !command.scopes.is_empty() {
-        notes.push(format!("Required scopes: {}.", command.scopes.join(", ")));
+        notes.push(format!(
+            "Required scopes: {}; granted scopes named in {} beyond these are warned of \
+             (OVER_PRIVILEGED).",
+            command.scopes.join(", "),
+            scopes_env_var(&registry.name)
+        ));
     }
     if !command.untrusted.is_empty() {
         notes.push(format!(
@@ -474,6 +479,15 @@ pub fn config_env_var(tool: &str) -> String {
         })
         .collect();
     name.push_str("_CONFIG");
+    name
+}
+
+/// The variable a caller names its credentials' granted scopes in (upper snake case and
+/// `_SCOPES`: `todo` reads `TODO_SCOPES`), for the runtime's over-privilege warning.
+pub fn scopes_env_var(tool: &str) -> String {
+    let mut name = config_env_var(tool);
+    name.truncate(name.len() - "_CONFIG".len());
+    name.push_str("_SCOPES");
     name
 }
 
