@@ -14,7 +14,7 @@ use crate::robot::Warning;
 
 /// The warnings this call's granted scopes earn, written to the profile's warning channel.
 pub(crate) fn warn(shared: &Shared, registry: &Registry, command: &Command) {
-    if !(command.auth || !command.scopes.is_empty()) {
+    if !command.auth && command.scopes.is_empty() {
         return;
     }
     let variable = pas_spec::faces::scopes_env_var(&registry.name);
