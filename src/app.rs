@@ -80,6 +80,8 @@ impl App {
         let command = clap_face::with_verbs(command, &verbs);
         let command = clap_augment::augment(command, &registry, &verbs);
         let command = builtins::augment(command, &registry, &verbs);
+        let command = crate::idempotency::augment(command, &registry, &verbs);
+        let command = crate::cleanup::augment(command, &registry);
         let command = match rooms.robot(&registry) {
             Some(robot) => (robot.augment)(command, &registry),
             None => command,
@@ -451,6 +453,9 @@ impl App {
         argv: &[OsString],
     ) -> Outcome {
         let (path, leaf) = command_path::matched(matches);
+        if path == [crate::cleanup::WORD] && crate::cleanup::offered(&self.registry) {
+            return crate::cleanup::answer(shared, leaf);
+        }
         if let Some(builtin) = builtins::matched(&self.registry, &path) {
             return self.run_builtin(shared, builtin, matches, leaf, config);
         }
@@ -555,6 +560,8 @@ impl App {
         }
         // What the spec declares (value constraints, requirements, credentials), before the handler.
         crate::declared::check(registry, command, leaf).map_err(Stop::Failed)?;
+        // Credentials granting more than the command's declared scopes are warned about (74).
+        crate::scope_check::warn(shared, registry, command);
         // Zero interactivity: fail before the handler runs rather than wait on a terminal.
         if command.stdin == StdinMode::Required
             && shared.agent
@@ -610,6 +617,23 @@ impl App {
         if self.validate_only {
             return finish(crate::validate_only::reply(command));
         }
+        // `--idempotency-key`: a repeat replays the first success instead of running (12).
+        let stdin = body.as_ref().map(|b| &b.bytes[..]);
+        let keyed =
+            match crate::idempotency::begin(&registry.name, command, leaf, argv, stdin, dry_run)
+                .map_err(Stop::Failed)?
+            {
+                crate::idempotency::Begin::Replay(reply) => {
+                    let replayed = crate::effect::Reported {
+                        change: crate::Change::Noop,
+                        replayed: true,
+                    };
+                    shared.lock().profile.effect(replayed);
+                    return finish(reply);
+                }
+                crate::idempotency::Begin::Fresh(keyed) => Some(keyed),
+                crate::idempotency::Begin::Unkeyed => None,
+            };
         let ran = panics::catch(|| -> Result<T, Stop> {
             // The tool's own commands answer the tool's own codes (verbs answer the runtime's).
             let reply = handler(&args, &context).map_err(|error| match selected {
@@ -618,7 +642,16 @@ impl App {
                 }
                 Selected::Verb(_) => error,
             })?;
-            finish(crate::declared::separate_untrusted(command, reply))
+            let reply = crate::declared::separate_untrusted(command, reply);
+            let reply = match &keyed {
+                Some(keyed) => {
+                    let (reply, warning) = keyed.record(shared, reply, context.reported_effect());
+                    warning.into_iter().for_each(|w| context.warn(w));
+                    reply
+                }
+                None => reply,
+            };
+            finish(reply)
         });
         match ran {
             Ok(result) => result,

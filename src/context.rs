@@ -20,6 +20,8 @@ pub struct Context {
     dry_run: bool,
     /// Stdin as the runtime read and checked it before the handler (see `stdin_body`).
     body: Option<Arc<[u8]>>,
+    /// What the handler said the call changed ([`Context::set_effect`]).
+    effect: Arc<std::sync::Mutex<Option<crate::effect::Change>>>,
 }
 
 /// The command being run: a declared one by its index in the registry, or a level 3/4 verb
@@ -37,6 +39,7 @@ impl Context {
             command,
             dry_run: false,
             body: None,
+            effect: Arc::default(),
         }
     }
 
@@ -186,6 +189,23 @@ impl Context {
             state.lock().outcome = Some(name.to_owned());
         }
         Ok(())
+    }
+
+    /// Says what this call changed (CLI Agent Spec failure mode 12): `created`, `updated`,
+    /// `deleted` or `noop` (the state already was what the call asked for). Every profile shows
+    /// it (`meta.effect` in compose, `effect` in robot's envelope, a `{"effect"}` line on stderr
+    /// in `pas`), and a call's `--idempotency-key` record keeps it. The last report wins.
+    pub fn set_effect(&self, change: crate::effect::Change) {
+        *self.effect.lock().unwrap_or_else(|p| p.into_inner()) = Some(change);
+        self.shared.lock().profile.effect(crate::effect::Reported {
+            change,
+            replayed: false,
+        });
+    }
+
+    /// What the handler reported with [`Context::set_effect`], if anything.
+    pub(crate) fn reported_effect(&self) -> Option<crate::effect::Change> {
+        *self.effect.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Adds a warning: the envelope's `warnings` (robot), `meta.warnings` (compose), one

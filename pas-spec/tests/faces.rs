@@ -301,9 +301,11 @@ fn declarations_are_documented_by_every_face() {
         "1 to 5",
         "requires --timezone and --channel",
         "conflicts with --csv",
-        "Side effects: filesystem ~/.cache/decl/ (the search index; undo: decl cache clear).",
+        "Side effects: filesystem ~/.cache/decl/ (the search index; undo: decl cache clear) \
+         (`decl cleanup` lists the files, `decl cleanup --force` removes them).",
         "Needs credentials (DECL_TOKEN), else AUTH_REQUIRED",
-        "Required scopes: notes:write.",
+        "Required scopes: notes:write; granted scopes named in DECL_SCOPES beyond these are \
+         warned of (OVER_PRIVILEGED).",
         "AUTH_REQUIRED",
         "CREDENTIALS_EXPIRED",
     ] {

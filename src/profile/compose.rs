@@ -54,6 +54,8 @@ pub(crate) struct ComposeProfile {
     warnings: Vec<crate::robot::Warning>,
     /// The bytes of data kept when the output cap cut it.
     truncated: Option<u64>,
+    /// What the call changed (`meta.effect`, `meta.replayed`).
+    effect: Option<crate::effect::Reported>,
     /// `--fields`, and the principal list of an object result (see `crate::fields`).
     fields: Option<Vec<String>>,
     list_field: Option<String>,
@@ -92,6 +94,12 @@ struct Meta<'a> {
     truncated: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     total_bytes: Option<u64>,
+    /// What a call that may change state changed: created, updated, deleted or noop.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    effect: Option<&'static str>,
+    /// The result is the replay of an earlier call with the same `--idempotency-key`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    replayed: Option<bool>,
 }
 
 #[derive(Serialize)]
@@ -128,6 +136,7 @@ impl ComposeProfile {
             written: false,
             warnings: Vec::new(),
             truncated: None,
+            effect: None,
             fields: None,
             list_field: None,
         }
@@ -146,6 +155,14 @@ impl ComposeProfile {
             warnings: &self.warnings,
             truncated: self.truncated.map(|_| true),
             total_bytes: self.truncated,
+            effect: self
+                .effect
+                .filter(|_| exit_code == 0)
+                .map(|e| e.change.as_str()),
+            replayed: self
+                .effect
+                .filter(|e| e.replayed && exit_code == 0)
+                .map(|_| true),
             tool: self.tool.as_deref().unwrap_or(&self.registry.name),
             elapsed: u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
             count: None,
@@ -358,6 +375,10 @@ impl Profile for ComposeProfile {
 
     fn truncated(&mut self, kept: u64) {
         self.truncated = Some(kept);
+    }
+
+    fn effect(&mut self, effect: crate::effect::Reported) {
+        self.effect = Some(effect);
     }
 }
 

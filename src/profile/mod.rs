@@ -124,6 +124,9 @@ pub(crate) trait Profile: Send {
     fn warning(&mut self, _sinks: &mut Sinks, _warning: &crate::robot::Warning) -> io::Result<()> {
         Ok(())
     }
+    /// What the call changed ([`crate::Context::set_effect`], or a replay): each profile keeps
+    /// it for its metadata (`crate::effect`).
+    fn effect(&mut self, _effect: crate::effect::Reported) {}
     /// The output was cut at the output cap after `kept` bytes (before `stream_end` or
     /// `document`): compose marks `meta.truncated` and `meta.totalBytes`.
     fn truncated(&mut self, _kept: u64) {}

@@ -33,6 +33,8 @@ pub(crate) struct PasProfile {
     page: Option<Page>,
     /// When the call started (the meta line's `duration_ms`).
     started: std::time::Instant,
+    /// What the call changed, for the `{"effect"}` line at its end.
+    effect: Option<crate::effect::Reported>,
 }
 
 /// The error line of PAS 7.1. `code` is the process exit status (as in the spec's Appendix A).
@@ -65,6 +67,7 @@ impl PasProfile {
             array_items: 0,
             page: None,
             started: std::time::Instant::now(),
+            effect: None,
         }
     }
 
@@ -282,7 +285,22 @@ impl Profile for PasProfile {
         sinks.stderr.write_all(&line)
     }
 
+    fn effect(&mut self, effect: crate::effect::Reported) {
+        self.effect = Some(effect);
+    }
+
     fn call_end(&mut self, sinks: &mut Sinks, exit: u8) -> io::Result<()> {
+        // What a successful call changed, one line on stderr (stdout keeps the data alone).
+        if let Some(effect) = self.effect.filter(|_| self.agent && exit == 0) {
+            let entries: serde_json::Map<String, Value> = effect
+                .entries()
+                .into_iter()
+                .map(|(k, v)| (k.to_owned(), v))
+                .collect();
+            let mut line = serde_json::to_vec(&entries).map_err(io::Error::other)?;
+            line.push(b'\n');
+            sinks.stderr.write_all(&line)?;
+        }
         if !self.agent || !crate::meta_line::wanted() {
             return Ok(());
         }

@@ -55,6 +55,8 @@ pub(crate) struct RobotProfile {
     item_filter: Option<(Option<Vec<String>>, Vec<String>)>,
     /// An envelope is on stdout already: anything after it goes to stderr only.
     written: bool,
+    /// What the call changed: the envelope's `effect` and `replayed` on success.
+    effect: Option<crate::effect::Reported>,
 }
 
 /// Whether argv asks for Markdown (before `--`).
@@ -84,6 +86,7 @@ impl RobotProfile {
             streaming: false,
             item_filter: None,
             written: false,
+            effect: None,
         }
     }
 
@@ -200,6 +203,11 @@ impl RobotProfile {
             Value::from(u64::try_from(elapsed).unwrap_or(u64::MAX)),
         );
         head.insert("status".into(), Value::from(status));
+        if let Some(effect) = self.effect.filter(|_| status != "error") {
+            for (key, value) in effect.entries() {
+                head.insert(key.into(), value);
+            }
+        }
         if let Some(context) = call.session.as_ref().and_then(|s| s.resume_context()) {
             head.insert("resumed".into(), Value::Bool(true));
             head.insert("resume_context".into(), context);
@@ -385,6 +393,10 @@ fn host_name() -> String {
 }
 
 impl Profile for RobotProfile {
+    fn effect(&mut self, effect: crate::effect::Reported) {
+        self.effect = Some(effect);
+    }
+
     fn configure(&mut self, options: CallOptions) {
         if let Some(command) = options.command {
             self.command = Some(command);

@@ -312,7 +312,7 @@ mod tests {
         let delete = tool(&registry, "task.delete").unwrap();
         assert_eq!(delete.command, "todo task delete <id>");
         let names: Vec<&str> = delete.parameters.iter().map(|p| p.name.as_str()).collect();
-        assert_eq!(names, ["id", "dry-run", "force"]);
+        assert_eq!(names, ["id", "dry-run", "force", "idempotency-key"]);
         assert_eq!(delete.output_fields, ["deleted", "id"]);
         let flags: Vec<String> = catalog(&registry)
             .global_flags

@@ -397,16 +397,34 @@ fn command_doc(registry: &Registry, command: &Command) -> CommandDoc {
             facts: param_facts(p),
         })
         .collect();
-    parameters.extend(command_switches(registry, command).iter().map(|flag| {
-        let (signature, facts) = super::words::command_flag_row(flag);
-        Row { signature, facts }
-    }));
+    // `--idempotency-key` is said in the effect sentence instead of a row of its own: an
+    // `.llm` file has a line budget (PAS 4.2), and every mutating command has the flag.
+    let switches = command_switches(registry, command);
+    let idempotency = switches
+        .iter()
+        .any(|flag| flag.long == super::words::IDEMPOTENCY_KEY_FLAG);
+    parameters.extend(
+        switches
+            .iter()
+            .filter(|flag| flag.long != super::words::IDEMPOTENCY_KEY_FLAG)
+            .map(|flag| {
+                let (signature, facts) = super::words::command_flag_row(flag);
+                Row { signature, facts }
+            }),
+    );
+    let mut effect = effect_line(registry, command);
+    if idempotency {
+        effect.pop();
+        effect.push_str(
+            "; --idempotency-key KEY replays a repeat (effect noop, replayed) without running it again.",
+        );
+    }
     CommandDoc {
         name: command.name.clone(),
         words: path.join(" "),
         usage: usage_line(registry, &path, command),
         description: one_line(&command.description),
-        effect: effect_line(registry, command),
+        effect,
         notes,
         parameters,
         output: output_words(registry, command.output).to_owned(),

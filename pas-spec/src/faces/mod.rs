@@ -17,4 +17,7 @@ pub mod mcp;
 pub mod skill;
 mod words;
 
-pub use words::{command_switches, config_env_var};
+pub use words::{
+    IDEMPOTENCY_KEY_FLAG, command_switches, config_env_var, offers_cleanup, scopes_env_var,
+    takes_idempotency_key,
+};

@@ -151,7 +151,20 @@ pub(crate) fn declared_notes(registry: &Registry, command: &Command) -> Vec<Stri
     let mut notes = Vec::new();
     if !command.side_effects.is_empty() {
         let effects: Vec<String> = command.side_effects.iter().map(|e| e.summary()).collect();
-        notes.push(format!("Side effects: {}.", effects.join("; ")));
+        let cleanup = match offers_cleanup(registry)
+            && command
+                .side_effects
+                .iter()
+                .any(|e| e.kind == crate::declare::SideEffectKind::Filesystem)
+        {
+            true => format!(
+                " (`{0} cleanup` lists the files, `{0} cleanup --{1}` removes them)",
+                registry.name,
+                surface::of(registry.profile).confirm_flag
+            ),
+            false => String::new(),
+        };
+        notes.push(format!("Side effects: {}{cleanup}.", effects.join("; ")));
     }
     let needs: Vec<String> = command
         .needs
@@ -188,7 +201,12 @@ pub(crate) fn declared_notes(registry: &Registry, command: &Command) -> Vec<Stri
         notes.push(line);
     }
     if !command.scopes.is_empty() {
-        notes.push(format!("Required scopes: {}.", command.scopes.join(", ")));
+        notes.push(format!(
+            "Required scopes: {}; granted scopes named in {} beyond these are warned of \
+             (OVER_PRIVILEGED).",
+            command.scopes.join(", "),
+            scopes_env_var(&registry.name)
+        ));
     }
     if !command.untrusted.is_empty() {
         notes.push(format!(
@@ -464,6 +482,15 @@ pub fn config_env_var(tool: &str) -> String {
     name
 }
 
+/// The variable a caller names its credentials' granted scopes in (upper snake case and
+/// `_SCOPES`: `todo` reads `TODO_SCOPES`), for the runtime's over-privilege warning.
+pub fn scopes_env_var(tool: &str) -> String {
+    let mut name = config_env_var(tool);
+    name.truncate(name.len() - "_CONFIG".len());
+    name.push_str("_SCOPES");
+    name
+}
+
 /// The flags the runtime gives every tool of its profile, as (signature, meaning) rows.
 pub(crate) fn runtime_flag_rows(registry: &Registry) -> Vec<(String, String)> {
     surface::of(registry.profile).flag_rows(registry)
@@ -516,7 +543,49 @@ pub fn command_switches(registry: &Registry, command: &Command) -> Vec<surface::
         });
     }
     switches.extend(surface.session_flags_of(registry, command));
+    if takes_idempotency_key(command) {
+        switches.push(surface::CommandFlag {
+            long: IDEMPOTENCY_KEY_FLAG,
+            value: Some("KEY"),
+            meaning: IDEMPOTENCY_KEY_MEANING.to_owned(),
+            required: false,
+        });
+    }
     switches
+}
+
+/// Whether the tool has the runtime's `cleanup` word (CLI Agent Spec failure mode 30): a
+/// command declares a filesystem side effect, no command is named `cleanup`, and no root
+/// command takes words of its own.
+pub fn offers_cleanup(registry: &Registry) -> bool {
+    let declares = registry.commands.iter().any(|c| {
+        c.side_effects
+            .iter()
+            .any(|e| e.kind == crate::declare::SideEffectKind::Filesystem)
+    });
+    declares
+        && registry.commands.iter().all(|c| {
+            let path = c.argv_path();
+            !path.is_empty() && path.first().map(String::as_str) != Some("cleanup")
+        })
+}
+
+/// The long name of the runtime's `--idempotency-key` (CLI Agent Spec failure mode 12).
+pub const IDEMPOTENCY_KEY_FLAG: &str = "idempotency-key";
+
+/// What `--idempotency-key` does, as every face says it.
+const IDEMPOTENCY_KEY_MEANING: &str = "Replay: a repeat with the same key and input returns the \
+     first success (effect noop, replayed) without running again; other input with it is \
+     ARGUMENT_CONFLICT.";
+
+/// Whether the runtime gives this command `--idempotency-key`: every command that changes
+/// something (effect write or destructive), unless it declares a parameter of that name itself.
+pub fn takes_idempotency_key(command: &Command) -> bool {
+    command.effect != Effect::Read
+        && !command
+            .parameters
+            .iter()
+            .any(|p| p.name == IDEMPOTENCY_KEY_FLAG || p.name == "idempotency_key")
 }
 
 /// A command flag as a parameter row: (`--long` or `--long <VALUE>`, facts).

@@ -1,0 +1,327 @@
+//! CLI Agent Spec failure mode 12 (idempotency and safe retries), in every profile: a command
+//! that changes state takes the runtime's `--idempotency-key`, a repeat with the same key and
+//! input replays the first result without running the handler (effect `noop`, marked
+//! `replayed`), the same key with other input is refused before the handler runs, and the
+//! effect a handler reports (`Context::set_effect`) reaches each profile's metadata.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn shopping(dir: &Path, profile: &str, args: &[&str]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pas-effects-demo"));
+    if profile == "pas" {
+        cmd.arg("--agent");
+    }
+    cmd.args(args)
+        .env("EFFECTS_DIR", dir)
+        .env("EFFECTS_PROFILE", profile)
+        .env("XDG_STATE_HOME", dir.join("state"))
+        .env("HOME", dir.join("home"))
+        .env_remove("XDG_CACHE_HOME")
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("PAS_AGENT")
+        .env_remove("PAS_META")
+        .stdin(Stdio::null());
+    cmd.output().expect("the effects demo runs")
+}
+
+fn runs(dir: &Path) -> usize {
+    std::fs::read_to_string(dir.join("runs"))
+        .map(|text| text.lines().count())
+        .unwrap_or(0)
+}
+
+fn json(bytes: &[u8]) -> Value {
+    serde_json::from_slice(bytes).unwrap_or_else(|err| {
+        panic!("{err}: {}", String::from_utf8_lossy(bytes));
+    })
+}
+
+/// The data, the effect and the replay marker of a successful call, where its profile puts
+/// them: `pas` data on stdout and an `{"effect"}` line on stderr; compose `data` and `meta`;
+/// robot `data` and the envelope's own fields.
+fn success(profile: &str, out: &Output) -> (Value, Value, Value) {
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stdout = json(&out.stdout);
+    match profile {
+        "pas" => {
+            let stderr = json(&out.stderr);
+            (stdout, stderr["effect"].clone(), stderr["replayed"].clone())
+        }
+        "compose" => (
+            stdout["data"].clone(),
+            stdout["meta"]["effect"].clone(),
+            stdout["meta"]["replayed"].clone(),
+        ),
+        _ => (
+            stdout["data"].clone(),
+            stdout["effect"].clone(),
+            stdout["replayed"].clone(),
+        ),
+    }
+}
+
+#[test]
+fn a_repeat_with_the_same_idempotency_key_replays_without_running_in_every_profile() {
+    for profile in ["pas", "compose", "robot"] {
+        let dir = tempfile::tempdir().unwrap();
+        let args = ["add", "milk", "--idempotency-key", "order-1"];
+        let (data, effect, replayed) = success(profile, &shopping(dir.path(), profile, &args));
+        assert_eq!(
+            data,
+            serde_json::json!({"name": "milk", "runs": 1}),
+            "{profile}"
+        );
+        assert_eq!(effect, "created", "{profile}");
+        assert_eq!(
+            replayed,
+            Value::Null,
+            "{profile}: a first call is no replay"
+        );
+
+        // The key before the positional, `=`-joined: the same input.
+        let again = ["add", "--idempotency-key=order-1", "milk"];
+        let (data2, effect2, replayed2) = success(profile, &shopping(dir.path(), profile, &again));
+        assert_eq!(data2, data, "{profile}: the replay answers the first data");
+        assert_eq!(effect2, "noop", "{profile}");
+        assert_eq!(replayed2, true, "{profile}");
+        assert_eq!(runs(dir.path()), 1, "{profile}: the handler ran once");
+
+        // Without a key a call runs, and says what it changed.
+        let plain = shopping(dir.path(), profile, &["add", "milk"]);
+        let (data3, effect3, _) = success(profile, &plain);
+        assert_eq!(data3["runs"], 2, "{profile}");
+        assert_eq!(effect3, "noop", "{profile}: milk was on the list already");
+    }
+}
+
+#[test]
+fn the_same_key_with_other_input_is_refused_before_the_handler_runs() {
+    for (profile, exit) in [("pas", 2), ("compose", 1), ("robot", 2)] {
+        let dir = tempfile::tempdir().unwrap();
+        let first = shopping(
+            dir.path(),
+            profile,
+            &["add", "milk", "--idempotency-key", "k"],
+        );
+        assert_eq!(first.status.code(), Some(0), "{first:?}");
+        let reused = shopping(
+            dir.path(),
+            profile,
+            &["add", "eggs", "--idempotency-key", "k"],
+        );
+        assert_eq!(reused.status.code(), Some(exit), "{profile}: {reused:?}");
+        let (code, details) = match profile {
+            "pas" => {
+                assert!(reused.stdout.is_empty(), "{reused:?}");
+                let error = json(&reused.stderr);
+                (error["error"].clone(), error["details"].clone())
+            }
+            "compose" => {
+                let env = json(&reused.stdout);
+                (
+                    env["error"]["code"].clone(),
+                    env["error"]["details"].clone(),
+                )
+            }
+            _ => {
+                let env = json(&reused.stdout);
+                (
+                    env["error"]["details"]["kind"].clone(),
+                    env["error"]["details"].clone(),
+                )
+            }
+        };
+        assert_eq!(code, "ARGUMENT_CONFLICT", "{profile}");
+        assert_eq!(details["reason"], "IDEMPOTENCY_KEY_REUSED", "{profile}");
+        assert_eq!(details["idempotency_key"], "k", "{profile}");
+        assert_eq!(runs(dir.path()), 1, "{profile}: the refused call never ran");
+        assert!(!dir.path().join("items/eggs").exists(), "{profile}");
+    }
+}
+
+#[test]
+fn a_dry_run_neither_replays_nor_records_and_a_bad_key_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let dry = shopping(
+        dir.path(),
+        "pas",
+        &["add", "milk", "--dry-run", "--idempotency-key", "k"],
+    );
+    assert_eq!(json(&dry.stdout)["runs"], 0, "{dry:?}");
+    // The key is still fresh: the real call runs and records.
+    let real = shopping(
+        dir.path(),
+        "pas",
+        &["add", "milk", "--idempotency-key", "k"],
+    );
+    assert_eq!(json(&real.stdout)["runs"], 1, "{real:?}");
+    assert_eq!(runs(dir.path()), 1);
+
+    let blank = shopping(
+        dir.path(),
+        "pas",
+        &["add", "milk", "--idempotency-key", " "],
+    );
+    assert_eq!(blank.status.code(), Some(2), "{blank:?}");
+    assert_eq!(json(&blank.stderr)["error"], "INVALID_VALUE");
+    assert_eq!(runs(dir.path()), 1);
+}
+
+#[test]
+fn every_face_offers_the_key_on_commands_that_change_state_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let help = shopping(dir.path(), "pas", &["add", "--help"]);
+    let help = String::from_utf8(help.stdout).unwrap();
+    assert!(help.contains("--idempotency-key <KEY>"), "{help}");
+    let read_help = shopping(dir.path(), "pas", &["list", "--help"]);
+    let read_help = String::from_utf8(read_help.stdout).unwrap();
+    assert!(!read_help.contains("idempotency"), "{read_help}");
+
+    let llm = shopping(dir.path(), "pas", &["docs"]);
+    let llm = String::from_utf8(llm.stdout).unwrap();
+    assert!(
+        llm.contains("--idempotency-key KEY replays a repeat"),
+        "{llm}"
+    );
+
+    let catalog = json(&shopping(dir.path(), "compose", &["tools", "add"]).stdout);
+    let params = catalog["data"]["parameters"]
+        .as_array()
+        .expect("parameters");
+    let key = params
+        .iter()
+        .find(|p| p["name"] == "idempotency-key")
+        .unwrap_or_else(|| panic!("{catalog}"));
+    assert_eq!(key["type"], "string");
+    let read = json(&shopping(dir.path(), "compose", &["tools", "list"]).stdout);
+    assert!(!read.to_string().contains("idempotency-key"), "{read}");
+
+    // A read command refuses the flag: it has nothing to replay.
+    let refused = shopping(dir.path(), "pas", &["list", "--idempotency-key", "k"]);
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+}
+
+#[test]
+fn a_derived_and_an_included_spec_command_replay_too() {
+    for derived in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("rust"), "https://example.org\n").unwrap();
+        let remove = |key: &str| {
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_pas-guard-demo"));
+            cmd.args([
+                "--agent",
+                "remove",
+                "--force",
+                "--idempotency-key",
+                key,
+                "rust",
+            ])
+            .env("BOOKMARKS_DIR", dir.path())
+            .env("XDG_STATE_HOME", dir.path().join("state"))
+            .env_remove("PAS_AGENT")
+            .stdin(Stdio::null());
+            if derived {
+                cmd.env("GUARD_DEMO_DERIVE", "1");
+            } else {
+                cmd.env_remove("GUARD_DEMO_DERIVE");
+            }
+            cmd.output().unwrap()
+        };
+        let first = remove("rm-1");
+        assert_eq!(first.status.code(), Some(0), "{first:?}");
+        // The bookmark is gone: a second run would fail NOT_FOUND, the replay answers as the first.
+        let again = remove("rm-1");
+        assert_eq!(again.status.code(), Some(0), "derived {derived}: {again:?}");
+        assert_eq!(again.stdout, first.stdout);
+        assert_eq!(json(&again.stderr)["replayed"], true);
+        let other = remove("rm-2");
+        assert_eq!(other.status.code(), Some(100), "a new key runs: {other:?}");
+    }
+}
+
+#[test]
+fn cleanup_lists_then_removes_only_what_the_declared_side_effects_left_inside_the_tool_homes() {
+    for profile in ["pas", "compose", "robot"] {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("home")).unwrap();
+        let added = shopping(
+            dir.path(),
+            profile,
+            &["add", "milk", "--idempotency-key", "k"],
+        );
+        assert_eq!(added.status.code(), Some(0), "{added:?}");
+        let cache = dir.path().join("home/.cache/shopping");
+        let history = dir.path().join("home/.shopping-history");
+        let records = dir.path().join("state/shopping/idempotency");
+        assert!(cache.join("index").exists() && history.exists() && records.exists());
+
+        let data = |out: &Output| {
+            assert_eq!(out.status.code(), Some(0), "{profile}: {out:?}");
+            let value = json(&out.stdout);
+            if profile == "pas" {
+                value
+            } else {
+                value["data"].clone()
+            }
+        };
+        // Without a flag: an inventory, and nothing removed.
+        let listed = data(&shopping(dir.path(), profile, &["cleanup"]));
+        assert_eq!(listed["mode"], "list", "{profile}");
+        let paths = listed["paths"].as_array().unwrap();
+        assert_eq!(paths.len(), 3, "{listed}");
+        assert_eq!(paths[0]["path"], cache.display().to_string());
+        assert_eq!(paths[0]["exists"], true);
+        assert_eq!(paths[0]["files"], 1);
+        assert_eq!(paths[0]["commands"], serde_json::json!(["add"]));
+        assert!(
+            paths[1]["refused"].as_str().unwrap().contains("outside"),
+            "{listed}"
+        );
+        assert_eq!(paths[2]["source"], "runtime");
+        assert!(cache.exists() && records.exists());
+
+        let dry = data(&shopping(dir.path(), profile, &["cleanup", "--dry-run"]));
+        assert_eq!(dry["mode"], "dry-run");
+        assert!(dry["freed_bytes"].as_u64().unwrap() > 0, "{dry}");
+        assert!(cache.exists() && records.exists());
+
+        let confirm = if profile == "robot" {
+            "--yes"
+        } else {
+            "--force"
+        };
+        let removed = data(&shopping(dir.path(), profile, &["cleanup", confirm]));
+        assert_eq!(removed["mode"], "remove");
+        assert_eq!(removed["paths"][0]["removed"], true, "{removed}");
+        assert!(!cache.exists(), "{profile}: the declared cache is gone");
+        assert!(
+            !records.exists(),
+            "{profile}: the runtime's records are gone"
+        );
+        assert!(
+            history.exists(),
+            "{profile}: a path outside the homes is never touched"
+        );
+    }
+}
+
+#[test]
+fn the_faces_tell_of_cleanup_where_side_effects_are_declared() {
+    let dir = tempfile::tempdir().unwrap();
+    let help = shopping(dir.path(), "pas", &["add", "--help"]);
+    let help = String::from_utf8(help.stdout).unwrap();
+    assert!(
+        help.contains(
+            "(`shopping cleanup` lists the files, `shopping cleanup --force` removes them)"
+        ),
+        "{help}"
+    );
+    let llm = String::from_utf8(shopping(dir.path(), "pas", &["docs"]).stdout).unwrap();
+    assert!(
+        llm.contains("`shopping cleanup --force` removes them"),
+        "{llm}"
+    );
+}
