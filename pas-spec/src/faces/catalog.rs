@@ -319,7 +319,17 @@ mod tests {
             .into_iter()
             .map(|p| p.name)
             .collect();
-        assert_eq!(flags, ["db", "toon", "fields", "validate-only"]);
+        assert_eq!(
+            flags,
+            [
+                "db",
+                "toon",
+                "fields",
+                "validate-only",
+                "output-id",
+                "stable-output"
+            ]
+        );
     }
 
     #[test]
