@@ -4,7 +4,8 @@
 //!
 //! An id-taking parameter is a positional, or a flag named `id`, `ids` or ending in `-id` or
 //! `-ids`, of string or integer values, on a command that does not read stdin itself (a
-//! declared `stdin` command owns its stdin, and a handler's own `--file -` is left alone). stdin
+//! declared `stdin` command owns its stdin), unless it is named as a file, path or directory
+//! (`file`, `paths`, `out-dir`, ...: a `-` there is the handler's own "stdin"). stdin
 //! holds one id per line (blank lines skipped): a parameter that takes many gets them all, one
 //! that takes one needs exactly one. Only one parameter of a call can read stdin.
 //!
@@ -38,6 +39,13 @@ fn takes_ids(param: &Parameter) -> bool {
         return false;
     }
     let name = param.name.as_str();
+    // A file or path given as `-` conventionally means its content on stdin: the handler's.
+    let path_like = ["file", "files", "path", "paths", "dir", "dirs"]
+        .iter()
+        .any(|word| name == *word || name.ends_with(&format!("-{word}")));
+    if path_like {
+        return false;
+    }
     param.kind != ParamKind::Flag
         || matches!(name, "id" | "ids")
         || name.ends_with("-id")
@@ -175,6 +183,20 @@ pub(crate) fn read_stdin() -> std::io::Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ids_are_positionals_and_id_flags_but_not_files() {
+        let param = |name: &str, kind: ParamKind| Parameter {
+            name: name.to_owned(),
+            kind,
+            ..serde_json::from_value(serde_json::json!({"name": name, "description": "x"})).unwrap()
+        };
+        assert!(takes_ids(&param("task", ParamKind::Positional)));
+        assert!(takes_ids(&param("user-id", ParamKind::Flag)));
+        assert!(!takes_ids(&param("title", ParamKind::Flag)));
+        assert!(!takes_ids(&param("files", ParamKind::Variadic)));
+        assert!(!takes_ids(&param("out-path", ParamKind::Positional)));
+    }
 
     #[test]
     fn a_dash_counts_before_the_end_of_options_only() {

@@ -268,7 +268,7 @@ pub const OUTPUT_ID: RuntimeFlag = RuntimeFlag {
     meaning: "Print only the id of each result, one per line, to pipe into another command's \
               id given as - (read from stdin); the id is the field the outputSchema marks \
               \"x-id\": true, else `id`.",
-    machine_output: true,
+    machine_output: false,
 };
 /// `--stable-output` (failure mode 7): the same input gives the same bytes.
 pub const STABLE_OUTPUT: RuntimeFlag = RuntimeFlag {
@@ -277,7 +277,7 @@ pub const STABLE_OUTPUT: RuntimeFlag = RuntimeFlag {
     meaning: "Deterministic output: keys and arrays sorted, fields the outputSchema marks \
               \"x-volatile\": true dropped, and the envelope's timings, request id and \
               timestamp left out or fixed.",
-    machine_output: true,
+    machine_output: false,
 };
 /// `--cwd` (failure mode 29): the directory the call runs in, as `git -C` does.
 pub const CWD: RuntimeFlag = RuntimeFlag {
@@ -305,7 +305,9 @@ pub const NO_CONFIG: RuntimeFlag = RuntimeFlag {
     machine_output: false,
 };
 /// The flags of failure modes 6, 7, 28 and 29, in every profile: the `.llm` says them in its
-/// machine-mode paragraph rather than a row each (PAS 4.2's 200 lines).
+/// machine-mode paragraph rather than a row each (PAS 4.2's 200 lines), agent help in one row,
+/// the catalog among its global flags. They are not `machine_output` flags: they exist in every
+/// profile, so no profile has to refuse them.
 pub const CALL_FLAGS: &[RuntimeFlag] = &[OUTPUT_ID, STABLE_OUTPUT, CWD, SHOW_CONFIG, NO_CONFIG];
 
 const ROBOT_AGENT: RuntimeFlag = RuntimeFlag {
@@ -678,8 +680,6 @@ mod tests {
             [
                 "agent",
                 "fields",
-                "output-id",
-                "stable-output",
                 "format",
                 "toon",
                 "compact",
