@@ -229,6 +229,10 @@ impl App {
         let raw: Vec<OsString> = args.into_iter().map(Into::into).collect();
         let mut pre = argv::prescan(raw.iter().cloned(), env_agent);
         self.validate_only = pre.validate_only;
+        // `--cwd` first, before anything reads a relative path (failure mode 29).
+        let entered = crate::cwd::enter(&pre);
+        crate::output_id::set(pre.output_id);
+        crate::stable::set(pre.stable_output);
         // A bare invocation is a first-contact probe: it answers the root help and exits 0
         // (failure mode 21), whatever the tool requires of a real call. The robot profile,
         // whose every call answers one envelope, answers it as `capabilities` (robot 5.8).
@@ -255,7 +259,7 @@ impl App {
         // argv as given: a runtime flag may have taken a secret flag for its value
         // (`--config --token X`), and X must still be known as a secret.
         redactor.scan_argv(&raw);
-        let mut early: Option<Error> = None;
+        let mut early: Option<Error> = entered;
         let audit = match &pre.audit_log {
             Some(path) => {
                 match Audit::open(path, &self.registry.name, pre.argv.clone(), pre.agent) {
@@ -305,6 +309,18 @@ impl App {
                     .with_suggestion("--config FILE"),
             );
             None
+        } else if pre.no_config {
+            // `--no-config` (failure mode 28): an isolated run; with `--config` a contradiction.
+            if pre.config.is_some() {
+                early.get_or_insert(
+                    Error::new(
+                        codes::INVALID_ARGUMENT,
+                        "--config and --no-config contradict",
+                    )
+                    .with_suggestion("give one of --config FILE and --no-config"),
+                );
+            }
+            None
         } else {
             match config_file::load(&self.registry, pre.config.as_deref(), &mut redactor) {
                 Ok(config) => config,
@@ -315,6 +331,7 @@ impl App {
             }
         };
 
+        crate::config_sources::set(config.as_ref().map(ConfigFile::path));
         // A secret too short to redact safely stops a call that may print about it (help and
         // the spec never echo argv).
         if !(pre.help || pre.print_spec)
@@ -393,6 +410,12 @@ impl App {
         if let Some(outcome) = doc_commands::answer(&self.registry, &self.command, shared, pre) {
             return outcome;
         }
+        // `doctor` (failure modes 27 and 26): every profile, whatever the tool's commands need.
+        if crate::doctor::wanted(&self.registry, pre) {
+            watch.start();
+            let none = clap::ArgMatches::default();
+            return self.run_builtin(shared, builtins::Builtin::Doctor, &none, &none, config);
+        }
         // The call parses once, so it takes the command rather than cloning it (a deep copy of
         // every arg: a measurable share of start-up).
         let command = std::mem::take(&mut self.command);
@@ -414,11 +437,45 @@ impl App {
         if pre.help && agent_help_wanted {
             return agent_help(shared, &cmd, &pre.argv);
         }
-        match cmd.try_get_matches_from_mut(pre.argv.iter()) {
+        // `--show-config` (failure mode 28): the settings and their sources, whatever command
+        // argv names (a lenient parse: a missing subcommand or argument does not matter here).
+        if pre.show_config {
+            let matches = match cmd
+                .clone()
+                .ignore_errors(true)
+                .try_get_matches_from(&pre.argv)
+            {
+                Ok(matches) => matches,
+                Err(err) => return Outcome::Failed(Error::general(err.to_string())),
+            };
+            let leaf = command_path::matched(&matches).1;
+            return self.run_builtin(
+                shared,
+                builtins::Builtin::ConfigShow,
+                &matches,
+                leaf,
+                config,
+            );
+        }
+        // `-` for an id reads it from stdin (failure mode 6): argv with the ids in its place.
+        let piped = match crate::stdin_ids::has_dash(&pre.argv) {
+            true => match crate::stdin_ids::substitute(
+                &self.registry,
+                &cmd,
+                &pre.argv,
+                crate::stdin_ids::read_stdin,
+            ) {
+                Ok(piped) => piped,
+                Err(error) => return Outcome::Failed(error),
+            },
+            false => None,
+        };
+        let argv = piped.as_deref().unwrap_or(&pre.argv);
+        match cmd.try_get_matches_from_mut(argv.iter()) {
             Ok(matches) => {
                 // A handler or built-in may block: a signal must end it promptly.
                 watch.start();
-                self.run_matched(shared, &matches, config, &pre.argv)
+                self.run_matched(shared, &matches, config, argv)
             }
             Err(err) => match err.kind() {
                 // `tool --agent help <command>`: clap's help subcommand, answered by the profile.
@@ -475,6 +532,10 @@ impl App {
         crate::descendants::adopt();
         let ran = self.invoke(shared, matches, argv, |reply| {
             crate::stdout_capture::drain(shared);
+            // `--output-id`: the ids alone, one per line, in every profile (failure mode 6).
+            if crate::output_id::on() && !self.validate_only {
+                return crate::output_id::write(shared, reply);
+            }
             render::drive::reply(shared, reply)
         });
         crate::stdout_capture::end(shared);
@@ -528,6 +589,7 @@ impl App {
                 .flatten()
                 .cloned();
             let fields = crate::fields::selected(registry, command, leaf).map_err(Stop::Failed)?;
+            crate::output_id::check(command).map_err(Stop::Failed)?;
             let list_field = command.list_field.clone();
             let command = Some(command.name.clone());
             output.profile.configure(CallOptions {
@@ -629,7 +691,7 @@ impl App {
                         replayed: true,
                     };
                     shared.lock().profile.effect(replayed);
-                    return finish(reply);
+                    return finish(crate::data_pass::apply(command, reply));
                 }
                 crate::idempotency::Begin::Fresh(keyed) => Some(keyed),
                 crate::idempotency::Begin::Unkeyed => None,
@@ -651,7 +713,8 @@ impl App {
                 }
                 None => reply,
             };
-            finish(reply)
+            // Declared paths absolute, `--stable-output` (failure modes 29 and 7).
+            finish(crate::data_pass::apply(command, reply))
         });
         match ran {
             Ok(result) => result,

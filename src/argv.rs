@@ -51,6 +51,18 @@ pub(crate) struct Prescan {
     pub validate: bool,
     /// `--validate-only` was given: check the call, run no handler.
     pub validate_only: bool,
+    /// `--output-id`: the results' ids, one per line (see `crate::output_id`).
+    pub output_id: bool,
+    /// `--stable-output`: deterministic output (see `crate::stable`).
+    pub stable_output: bool,
+    /// `--cwd DIR`: the directory the call runs in (see `crate::cwd`).
+    pub cwd: Option<PathBuf>,
+    /// `--cwd` was the last word, with no directory after it.
+    pub cwd_missing: bool,
+    /// `--show-config`: the settings' values and sources instead of the command.
+    pub show_config: bool,
+    /// `--no-config`: no configuration file is read.
+    pub no_config: bool,
     /// `--help` or `-h` was given before `--`.
     pub help: bool,
     /// `--toon` was given before `--` (compose encodes its envelope as TOON, parse errors too;
@@ -130,6 +142,27 @@ pub(crate) fn prescan(args: impl IntoIterator<Item = OsString>, env_agent: bool)
             continue;
         } else if bytes == VALIDATE_ONLY_FLAG.as_bytes() {
             found.validate_only = true;
+            continue;
+        } else if bytes == b"--output-id" {
+            found.output_id = true;
+            continue;
+        } else if bytes == b"--stable-output" {
+            found.stable_output = true;
+            continue;
+        } else if bytes == b"--show-config" {
+            found.show_config = true;
+            continue;
+        } else if bytes == b"--no-config" {
+            found.no_config = true;
+            continue;
+        } else if bytes == b"--cwd" {
+            match args.next() {
+                Some(path) => found.cwd = Some(PathBuf::from(path)),
+                None => found.cwd_missing = true,
+            }
+            continue;
+        } else if let Some(path) = bytes.strip_prefix(b"--cwd=") {
+            found.cwd = Some(path_from_bytes(&arg, path));
             continue;
         } else if bytes == VALIDATE_FLAG.as_bytes() {
             found.validate = true;

@@ -74,6 +74,22 @@ pub(crate) fn augment(
                 .help("Check the call (arguments, declared constraints, stdin) and run nothing"),
         );
     }
+    // `--output-id`, `--stable-output`, `--cwd`, `--show-config` and `--no-config` (failure
+    // modes 6, 7, 29 and 28) are taken out of
+    // argv before clap parses too; declared here for human `--help`.
+    for flag in pas_spec::surface::CALL_FLAGS.iter() {
+        if surface.has_flag(flag.long) && !has_long(&cmd, flag.long) {
+            let mut arg = Arg::new(format!("pas_{}", flag.long.replace('-', "_")))
+                .long(flag.long)
+                .global(true)
+                .help(flag.meaning);
+            arg = match flag.value {
+                Some(value) => arg.value_name(value.to_uppercase()).action(ArgAction::Set),
+                None => arg.action(ArgAction::SetTrue),
+            };
+            cmd = cmd.arg(arg);
+        }
+    }
     // A command at the root (a one-command tool) shares the root's help with the tool: its
     // examples join the tool's in one block, each command line once.
     let mut root_examples = registry.examples.clone();

@@ -20,12 +20,18 @@ struct Meta<'a> {
     ok: bool,
     exit_code: u8,
     version: &'a str,
-    request_id: &'a str,
+    /// Left out with `--stable-output` (`crate::stable`), as `duration_ms` is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    request_id: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     trace_id: Option<&'a str>,
-    duration_ms: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    duration_ms: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     cwd: Option<&'a str>,
+    /// The configuration files the call read (`crate::config_sources`), when it read one.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    config_sources: &'a [String],
 }
 
 /// Whether the caller asked for the meta line.
@@ -37,14 +43,17 @@ pub(crate) fn wanted() -> bool {
 /// `started` and ends with `exit_code`.
 pub(crate) fn line(tool: &str, version: &str, started: Instant, exit_code: u8) -> Vec<u8> {
     let call = crate::call_meta::get(tool);
+    let stable = crate::stable::on();
     let meta = Meta {
         ok: exit_code == 0,
         exit_code,
         version,
-        request_id: &call.request_id,
+        request_id: (!stable).then_some(call.request_id.as_str()),
         trace_id: call.trace_id.as_deref(),
-        duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        duration_ms: (!stable)
+            .then(|| u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX)),
         cwd: call.cwd.as_deref(),
+        config_sources: crate::config_sources::get(),
     };
     let mut line = serde_json::to_vec(&serde_json::json!({ "meta": meta })).unwrap_or_default();
     line.push(b'\n');

@@ -98,6 +98,12 @@ pub const BUILTIN_WORDS: &[BuiltinWord] = &[
         profiles: ROBOT_ONLY,
     },
     BuiltinWord {
+        word: DOCTOR_WORD,
+        args: "",
+        meaning: "OS, shell and requirement checks; the call's context and state files.",
+        profiles: ALL,
+    },
+    BuiltinWord {
         word: "health",
         args: "",
         meaning: "Whether the tool can work now: ready, degraded or blocked, with fixes.",
@@ -129,6 +135,26 @@ pub const MCP_WORD: &str = "mcp";
 /// The robot built-in that lists the stored sessions (robot 5.7); a tool has it when its spec
 /// declares sessions.
 pub const SESSIONS_WORD: &str = "sessions";
+
+/// The one agent-help row of [`CALL_FLAGS`] (the agent help's token budget; `docs` says each
+/// in full): the first flag's signature, and what each does, briefly.
+pub fn call_flags_row() -> (String, String) {
+    (
+        OUTPUT_ID.signature(),
+        format!(
+            "Ids only, one a line (an id given as - reads stdin). Also {} (deterministic), \
+             {}, {} (setting sources), {}.",
+            STABLE_OUTPUT.signature(),
+            CWD.signature(),
+            SHOW_CONFIG.signature(),
+            NO_CONFIG.signature()
+        ),
+    )
+}
+
+/// The built-in of every profile that reports the platform, the call's context and its state
+/// files as checks (CLI Agent Spec failure modes 27 and 26).
+pub const DOCTOR_WORD: &str = "doctor";
 
 /// The robot built-in that reports what the tool can do here (robot 5.8).
 pub const CAPABILITIES_WORD: &str = "capabilities";
@@ -234,6 +260,56 @@ pub const VALIDATE_ONLY: RuntimeFlag = RuntimeFlag {
     machine_output: false,
 };
 
+/// `--output-id` (CLI Agent Spec failure mode 6): the ids of the results, one per line, so they
+/// pipe into the next command (whose id parameters read `-` from stdin).
+pub const OUTPUT_ID: RuntimeFlag = RuntimeFlag {
+    long: "output-id",
+    value: None,
+    meaning: "Print only the id of each result, one per line, to pipe into another command's \
+              id given as - (read from stdin); the id is the field the outputSchema marks \
+              \"x-id\": true, else `id`.",
+    machine_output: false,
+};
+/// `--stable-output` (failure mode 7): the same input gives the same bytes.
+pub const STABLE_OUTPUT: RuntimeFlag = RuntimeFlag {
+    long: "stable-output",
+    value: None,
+    meaning: "Deterministic output: keys and arrays sorted, fields the outputSchema marks \
+              \"x-volatile\": true dropped, and the envelope's timings, request id and \
+              timestamp left out or fixed.",
+    machine_output: false,
+};
+/// `--cwd` (failure mode 29): the directory the call runs in, as `git -C` does.
+pub const CWD: RuntimeFlag = RuntimeFlag {
+    long: "cwd",
+    value: Some("dir"),
+    meaning: "Run the call in this directory: relative paths in arguments and the configuration \
+              resolve against it; paths the outputSchema marks \"format\": \"path\" come back \
+              absolute.",
+    machine_output: false,
+};
+/// `--show-config` (failure mode 28): where each setting came from, in every profile.
+pub const SHOW_CONFIG: RuntimeFlag = RuntimeFlag {
+    long: "show-config",
+    value: None,
+    meaning: "Print each global flag's effective value and its source (flag, environment, \
+              file, default; precedence in that order) and the configuration file read, \
+              instead of running the command.",
+    machine_output: false,
+};
+/// `--no-config` (failure mode 28): an isolated run that reads no configuration file.
+pub const NO_CONFIG: RuntimeFlag = RuntimeFlag {
+    long: "no-config",
+    value: None,
+    meaning: "Read no configuration file (flags, environment and defaults only).",
+    machine_output: false,
+};
+/// The flags of failure modes 6, 7, 28 and 29, in every profile: the `.llm` says them in its
+/// machine-mode paragraph rather than a row each (PAS 4.2's 200 lines), agent help in one row,
+/// the catalog among its global flags. They are not `machine_output` flags: they exist in every
+/// profile, so no profile has to refuse them.
+pub const CALL_FLAGS: &[RuntimeFlag] = &[OUTPUT_ID, STABLE_OUTPUT, CWD, SHOW_CONFIG, NO_CONFIG];
+
 const ROBOT_AGENT: RuntimeFlag = RuntimeFlag {
     long: "agent",
     value: None,
@@ -293,6 +369,11 @@ pub const PAS: Surface = Surface {
         VERSION,
         LIST_FIELDS,
         VALIDATE_ONLY,
+        OUTPUT_ID,
+        STABLE_OUTPUT,
+        CWD,
+        SHOW_CONFIG,
+        NO_CONFIG,
     ],
     list_format_flag: true,
     list_shape: ListShape::Ndjson,
@@ -313,7 +394,19 @@ pub const PAS: Surface = Surface {
 pub const COMPOSE: Surface = Surface {
     profile: Profile::Compose,
     machine_switch: None,
-    flags: &[TOON, AUDIT_LOG, CONFIG, VERSION, LIST_FIELDS, VALIDATE_ONLY],
+    flags: &[
+        TOON,
+        AUDIT_LOG,
+        CONFIG,
+        VERSION,
+        LIST_FIELDS,
+        VALIDATE_ONLY,
+        OUTPUT_ID,
+        STABLE_OUTPUT,
+        CWD,
+        SHOW_CONFIG,
+        NO_CONFIG,
+    ],
     list_format_flag: false,
     list_shape: ListShape::EnvelopeArray,
     errors: ErrorChannel::Envelope,
@@ -344,6 +437,11 @@ pub const ROBOT: Surface = Surface {
         ROBOT_FORMAT,
         INCLUDE_PROSE,
         PROSE_STYLE,
+        OUTPUT_ID,
+        STABLE_OUTPUT,
+        CWD,
+        SHOW_CONFIG,
+        NO_CONFIG,
     ],
     list_format_flag: false,
     list_shape: ListShape::RobotEnvelope,

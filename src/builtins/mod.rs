@@ -31,6 +31,8 @@ pub(crate) enum Builtin {
     Tools,
     Health,
     ConfigShow,
+    /// `doctor`, in every profile (`crate::doctor`).
+    Doctor,
 }
 
 impl Builtin {
@@ -40,6 +42,7 @@ impl Builtin {
             Builtin::Tools => "tools",
             Builtin::Health => "health",
             Builtin::ConfigShow => "config.show",
+            Builtin::Doctor => "doctor",
         }
     }
 }
@@ -164,5 +167,6 @@ pub(crate) fn run(
         Builtin::Tools => tools::run(registry, args),
         Builtin::Health => Ok(health::run(registry, checks, args)),
         Builtin::ConfigShow => Ok(config::run(registry, args, file)),
+        Builtin::Doctor => Ok(crate::doctor::run(registry, file)),
     }
 }

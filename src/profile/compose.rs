@@ -66,7 +66,9 @@ pub(crate) struct ComposeProfile {
 #[serde(rename_all = "camelCase")]
 struct Meta<'a> {
     tool: &'a str,
-    elapsed: u64,
+    /// Left out with `--stable-output` (`crate::stable`), as `requestId` is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    elapsed: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     count: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -81,12 +83,16 @@ struct Meta<'a> {
     exit_code: u8,
     /// The tool's version.
     version: &'a str,
-    request_id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    request_id: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     trace_id: Option<&'a str>,
     /// The absolute directory the call ran in (what relative paths in argv meant).
     #[serde(skip_serializing_if = "Option::is_none")]
     cwd: Option<&'a str>,
+    /// The configuration files the call read (`crate::config_sources`), when it read one.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    config_sources: &'a [String],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     warnings: &'a [crate::robot::Warning],
     /// The data was cut at the output cap, after `totalBytes` bytes.
@@ -149,9 +155,10 @@ impl ComposeProfile {
             ok: exit_code == 0,
             exit_code,
             version: &self.registry.version,
-            request_id: &call.request_id,
+            request_id: (!crate::stable::on()).then_some(call.request_id.as_str()),
             trace_id: call.trace_id.as_deref(),
             cwd: call.cwd.as_deref(),
+            config_sources: crate::config_sources::get(),
             warnings: &self.warnings,
             truncated: self.truncated.map(|_| true),
             total_bytes: self.truncated,
@@ -164,7 +171,8 @@ impl ComposeProfile {
                 .filter(|e| e.replayed && exit_code == 0)
                 .map(|_| true),
             tool: self.tool.as_deref().unwrap_or(&self.registry.name),
-            elapsed: u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
+            elapsed: (!crate::stable::on())
+                .then(|| u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX)),
             count: None,
             total: None,
             has_more: None,

@@ -215,7 +215,11 @@ impl Profile for PasProfile {
                 retry_after_ms: error.retry_after_ms(),
                 // Only a traced call: an untraced error line stays the same bytes for the
                 // same input (the `pas` profile's determinism).
-                request_id: call.trace_id.as_ref().map(|_| call.request_id.as_str()),
+                request_id: call
+                    .trace_id
+                    .as_ref()
+                    .filter(|_| !crate::stable::on())
+                    .map(|_| call.request_id.as_str()),
                 trace_id: call.trace_id.as_deref(),
             };
             serde_json::to_writer(&mut line, &record).map_err(io::Error::other)?;

@@ -101,6 +101,9 @@ pub(crate) fn call_may_show_schemas(registry: &Registry, pre: &crate::argv::Pres
         || pre.validate
         // `--fields` is checked against the output schema (`crate::fields`).
         || pre.argv.iter().any(|word| word.as_encoded_bytes().starts_with(b"--fields"))
+        // `--output-id` and `--stable-output` read the output schema's `x-id`/`x-volatile`.
+        || pre.output_id
+        || pre.stable_output
         || !registry.resources.is_empty()
         || pre
             .argv

@@ -287,7 +287,11 @@ pub fn docs_truth(ctx: &mut Ctx) -> Verdict {
         }
     }
     for (flag, takes_value) in documented_flags(&help) {
-        if matches!(flag.as_str(), "--help" | "--version" | "--agent") {
+        // `--output-id` is refused, by design, by a command whose results have no id field.
+        if matches!(
+            flag.as_str(),
+            "--help" | "--version" | "--agent" | "--output-id"
+        ) {
             continue;
         }
         let mut args = ctx.machine(&base);

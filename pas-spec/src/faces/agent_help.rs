@@ -158,7 +158,17 @@ fn render_group(registry: &Registry, path: &[String], under: &[&Command]) -> Str
     if path.is_empty() {
         out.push('\n');
         section(&mut out, "GLOBAL FLAGS");
-        let mut rows = runtime_flag_rows(registry);
+        // The call flags of failure modes 6, 7, 28 and 29 share one short row (the agent help's
+        // token budget); `docs` says each in full.
+        let mut rows: Vec<(String, String)> = runtime_flag_rows(registry)
+            .into_iter()
+            .filter(|(signature, _)| {
+                !surface::CALL_FLAGS
+                    .iter()
+                    .any(|f| f.signature() == *signature)
+            })
+            .collect();
+        rows.push(surface::call_flags_row());
         rows.extend(
             registry
                 .global_flags

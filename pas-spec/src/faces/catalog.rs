@@ -124,10 +124,13 @@ pub fn catalog(registry: &Registry) -> Catalog {
     tools.sort_by(|a, b| (&a.category, &a.name).cmp(&(&b.category, &b.name)));
     let mut global_flags: Vec<Param> = registry.global_flags.iter().map(param).collect();
     // The profile's machine-output switches (`--agent` or `--toon`): the binary has exactly these;
-    // and `--validate-only`, which an agent calls like a command's own flag.
+    // `--validate-only` and the call flags (`surface::CALL_FLAGS`), which an agent calls like a
+    // command's own flags.
     let surface = crate::surface::of(registry.profile);
     let listed = |f: &&crate::surface::RuntimeFlag| {
-        f.machine_output || f.long == crate::surface::VALIDATE_ONLY.long
+        f.machine_output
+            || f.long == crate::surface::VALIDATE_ONLY.long
+            || crate::surface::CALL_FLAGS.contains(f)
     };
     global_flags.extend(surface.flags.iter().filter(listed).map(|f| {
         let mut entry = switch(f.long, f.meaning);
@@ -319,7 +322,20 @@ mod tests {
             .into_iter()
             .map(|p| p.name)
             .collect();
-        assert_eq!(flags, ["db", "toon", "fields", "validate-only"]);
+        assert_eq!(
+            flags,
+            [
+                "db",
+                "toon",
+                "fields",
+                "validate-only",
+                "output-id",
+                "stable-output",
+                "cwd",
+                "show-config",
+                "no-config"
+            ]
+        );
     }
 
     #[test]

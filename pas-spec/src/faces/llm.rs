@@ -203,6 +203,11 @@ pub fn document(registry: &Registry) -> Document {
         .into_iter()
         .filter(|(signature, _)| !(list_fields && signature.starts_with("--fields ")))
         .filter(|(signature, _)| *signature != validate_only)
+        .filter(|(signature, _)| {
+            !crate::surface::CALL_FLAGS
+                .iter()
+                .any(|f| f.signature() == *signature)
+        })
         .map(|(signature, facts)| Row { signature, facts })
         .collect();
     global_flags.extend(registry.global_flags.iter().map(|p| Row {
@@ -222,9 +227,10 @@ pub fn document(registry: &Registry) -> Document {
         profile: registry.profile.as_str(),
         signature,
         machine_mode: format!(
-            "{} `{validate_only}` on any command: {}",
+            "{} `{validate_only}` on any command: {}{}",
             machine_mode(registry),
-            crate::surface::VALIDATE_ONLY.meaning
+            crate::surface::VALIDATE_ONLY.meaning,
+            call_flags_words()
         ),
         global_flags,
         cheatsheet: cheatsheet(registry, &commands),
@@ -232,6 +238,15 @@ pub fn document(registry: &Registry) -> Document {
         exit_codes: exit_codes(registry),
         commands: commands.iter().map(|c| command_doc(registry, c)).collect(),
     }
+}
+
+/// The flags of failure modes 6, 7 and 29 ([`crate::surface::CALL_FLAGS`]), said in the
+/// machine-mode paragraph.
+fn call_flags_words() -> String {
+    crate::surface::CALL_FLAGS
+        .iter()
+        .map(|f| format!(" `{}`: {}", f.signature(), f.meaning))
+        .collect()
 }
 
 fn machine_mode(registry: &Registry) -> String {

@@ -1,0 +1,152 @@
+//! `doctor`, a built-in word of every profile (CLI Agent Spec failure modes 27 and 26): what the
+//! tool finds on this machine, as structured pass/fail checks an agent reads before relying on
+//! it, and the state a call depends on.
+//!
+//! - `platform` and the `os`/`shell` checks: the OS, family and architecture the binary runs on;
+//!   a pas tool needs no shell (it never runs one), so `$SHELL` is reported, never required.
+//! - the declared `requirements` and credentials (`auth.env`), as `health` checks them.
+//! - `context`: the user, the working directory, the configuration file this call read, and
+//!   whether the credentials are set; every call is stateless (nothing is remembered between
+//!   calls except what a robot session stores), so there is no current context to switch.
+//! - `state_files`: every place the runtime reads or keeps state, with its scope and whether the
+//!   runtime ever writes it (it never writes configuration).
+//!
+//! It answers `ok` (every check passed) and exits 0 either way: the checks are the answer.
+
+use std::path::PathBuf;
+
+use pas_spec::Registry;
+use serde_json::{Value, json};
+
+use crate::config_file::ConfigFile;
+use crate::reply::Reply;
+
+/// The word, as typed (`pas_spec::surface::DOCTOR_WORD`).
+pub(crate) const WORD: &str = pas_spec::surface::DOCTOR_WORD;
+
+/// Whether argv asks for `doctor` (its first command word, no `--help`, and no command of the
+/// tool's own takes the word).
+pub(crate) fn wanted(registry: &Registry, pre: &crate::argv::Prescan) -> bool {
+    let Some(at) = pre.command_word else {
+        return false;
+    };
+    let mut words = pre.argv.iter().skip(at);
+    words.next().is_some_and(|w| w == WORD)
+        && !words.any(|w| w == "--help" || w == "-h")
+        && pas_spec::surface::of(registry.profile)
+            .reachable_words(registry)
+            .any(|b| b.word == WORD)
+}
+
+fn check(name: &str, ok: bool, message: String, fix: Option<String>) -> Value {
+    let mut entry = json!({ "name": name, "ok": ok, "message": message });
+    if let Some(fix) = fix {
+        entry["fix"] = Value::String(fix);
+    }
+    entry
+}
+
+fn shown(path: Option<PathBuf>) -> Value {
+    path.map_or(Value::Null, |p| Value::String(p.display().to_string()))
+}
+
+/// The report.
+pub(crate) fn run(registry: &Registry, file: Option<&ConfigFile>) -> Reply {
+    let name = &registry.name;
+    let (os, family, arch) = (
+        std::env::consts::OS,
+        std::env::consts::FAMILY,
+        std::env::consts::ARCH,
+    );
+    let shell = std::env::var("SHELL").ok().filter(|s| !s.is_empty());
+    let cwd = std::env::current_dir();
+    let config_home = crate::xdg::config_home();
+    let mut checks = vec![
+        check(
+            "os",
+            true,
+            format!("{os} ({family}, {arch}): the runtime's own platform differences are handled"),
+            None,
+        ),
+        check(
+            "shell",
+            true,
+            match &shell {
+                Some(shell) => format!("no shell needed ({name} runs none); $SHELL is {shell}"),
+                None => format!("no shell needed ({name} runs none); $SHELL is not set"),
+            },
+            None,
+        ),
+        check(
+            "working_directory",
+            cwd.is_ok(),
+            match &cwd {
+                Ok(dir) => dir.display().to_string(),
+                Err(err) => format!("the working directory cannot be read: {err}"),
+            },
+            cwd.is_err()
+                .then(|| "run from an existing directory, or pass --cwd DIR".to_owned()),
+        ),
+        check(
+            "config_home",
+            config_home.is_some(),
+            match &config_home {
+                Some(home) => home.display().to_string(),
+                None => "neither XDG_CONFIG_HOME nor HOME is set".to_owned(),
+            },
+            config_home
+                .is_none()
+                .then(|| "set HOME, or pass --config FILE".to_owned()),
+        ),
+    ];
+    for (name, ok, message, fix) in crate::declared::health_entries(registry) {
+        checks.push(check(&name, ok, message, fix));
+    }
+    let ok = checks.iter().all(|c| c["ok"] == Value::Bool(true));
+    let credentials: Vec<Value> = registry
+        .auth
+        .iter()
+        .flat_map(|auth| &auth.env)
+        .map(|var| json!({ "env": var, "set": std::env::var_os(var).is_some_and(|v| !v.is_empty()) }))
+        .collect();
+    let user = std::env::var("USER")
+        .or_else(|_| std::env::var("USERNAME"))
+        .ok();
+    let default_config = config_home.map(|home| home.join(name).join("config.toml"));
+    let mut state_files = vec![json!({
+        "kind": "config",
+        "path": shown(default_config.clone()),
+        "scope": "global",
+        "exists": default_config.as_ref().is_some_and(|p| p.is_file()),
+        "written_by_runtime": false,
+        "override": format!("--config FILE, ${}, or --no-config", crate::config_file::env_var(name)),
+    })];
+    if registry.sessions().is_some() {
+        let sessions = crate::xdg::data_home().map(|home| home.join(name).join("sessions"));
+        state_files.push(json!({
+            "kind": "sessions",
+            "path": shown(sessions.clone()),
+            "scope": "global",
+            "exists": sessions.as_ref().is_some_and(|p| p.is_dir()),
+            "written_by_runtime": true,
+            "override": "XDG_DATA_HOME",
+        }));
+    }
+    Reply::object(&json!({
+        "ok": ok,
+        "tool": name,
+        "version": registry.version,
+        "profile": registry.profile.as_str(),
+        "platform": { "os": os, "family": family, "arch": arch, "shell": shell },
+        "checks": checks,
+        "context": {
+            "stateless": true,
+            "current_context": Value::Null,
+            "user": user,
+            "cwd": cwd.ok().map(|d| d.display().to_string()),
+            "config_file": file.map(|f| f.path().display().to_string()),
+            "credentials": credentials,
+        },
+        "state_files": state_files,
+    }))
+}
