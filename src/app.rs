@@ -509,6 +509,8 @@ impl App {
                 list_field,
             });
         }
+        // What the command declares of its time and output limits (failure modes 11 and 43).
+        crate::command_limits::apply(shared, command);
         // The synthesised `rm` keeps PAS's own rule (a wildcard needs --force), checked on its route.
         if let Selected::Declared(_) = selected {
             builtins::guard::check(registry, command, leaf, shared.agent)?;

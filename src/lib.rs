@@ -368,6 +368,7 @@ mod clap_augment;
 pub mod clap_face;
 mod closed_stdout;
 pub mod codes;
+mod command_limits;
 mod command_path;
 mod config_file;
 mod const_check;

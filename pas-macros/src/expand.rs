@@ -401,6 +401,18 @@ fn command_meta(command: &CommandAttrs) -> TokenStream {
     if let Some(confirm) = command.confirm {
         set("confirm", quote!(#confirm));
     }
+    if let Some(seconds) = command.timeout.as_ref().and_then(crate::limits::seconds) {
+        let seconds = proc_macro2::Literal::f64_suffixed(seconds);
+        set("timeout", some(quote!(#seconds)));
+    }
+    if let Some(bytes) = command
+        .max_output_bytes
+        .as_ref()
+        .and_then(crate::limits::bytes)
+    {
+        let bytes = proc_macro2::Literal::u64_suffixed(bytes);
+        set("max_output_bytes", some(quote!(#bytes)));
+    }
     if let Some(list_field) = &command.list_field {
         set("list_field", some(string(list_field)));
     }

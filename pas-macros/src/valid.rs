@@ -239,6 +239,11 @@ fn command(command: &CommandAttrs, codes: &Codes, ctxt: &Ctxt) {
     if let Some(rate) = &command.rate_limit {
         not_blank(rate, "a rate limit", ctxt);
     }
+    crate::limits::check(
+        command.timeout.as_ref(),
+        command.max_output_bytes.as_ref(),
+        ctxt,
+    );
     if let Some(paging) = &command.paging {
         if kind.is_some() && kind != Some(OutputKind::List) {
             ctxt.spanned(&paging.key, "only a `kind = \"list\"` command pages");

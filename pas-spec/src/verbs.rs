@@ -131,6 +131,8 @@ fn verb_command(registry: &Registry, verb: Verb, paths: &[&str]) -> Command {
         auth: false,
         scopes: Vec::new(),
         untrusted: Vec::new(),
+        timeout: None,
+        max_output_bytes: None,
     }
 }
 

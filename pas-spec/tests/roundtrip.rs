@@ -227,6 +227,8 @@ fn hard_registry(strings: &[&str]) -> Registry {
         auth: false,
         scopes: Vec::new(),
         untrusted: Vec::new(),
+        timeout: Some(2.5),
+        max_output_bytes: Some(4096),
     };
     Registry {
         spec_version: 1,

@@ -236,6 +236,8 @@ fn command(found: Found, tool_name: &str) -> Command {
         auth: false,
         scopes: Vec::new(),
         untrusted: Vec::new(),
+        timeout: meta.timeout,
+        max_output_bytes: meta.max_output_bytes,
     }
 }
 

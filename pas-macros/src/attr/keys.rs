@@ -91,6 +91,8 @@ pub(crate) const COMMAND: &[(&str, &str)] = &[
     ("confirm", "confirm"),
     ("list_field", "list_field = \"candidates\""),
     ("compact_omit", "compact_omit = \"cmd_full,metrics\""),
+    ("timeout", "timeout = 30"),
+    ("max_output_bytes", "max_output_bytes = 65536"),
 ];
 
 /// Keys inside `deprecated(...)`.

@@ -74,6 +74,13 @@ pub struct Tool {
     /// Output fields carrying external content, returned apart under `untrusted`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub untrusted_fields: Vec<String>,
+    /// The declared wall-clock limit of one call in machine mode, in milliseconds (absent: the
+    /// runtime's default).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+    /// The declared output cap of one call in machine mode, in bytes (absent: the default).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_output_bytes: Option<u64>,
 }
 
 /// One parameter or flag.
@@ -213,6 +220,8 @@ fn tool_of(registry: &Registry, command: &Command) -> Tool {
         },
         required_scopes: command.scopes.clone(),
         untrusted_fields: command.untrusted.clone(),
+        timeout_ms: super::limits::timeout_ms(command),
+        max_output_bytes: command.max_output_bytes,
         command: invocation,
     }
 }

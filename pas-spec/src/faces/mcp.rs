@@ -24,6 +24,9 @@
 //!   `destructive`; `idempotentHint` from the command; `openWorldHint` when the command reaches
 //!   beyond the machine, which the registry shows by a rate limit (a remote service) or by being
 //!   the `sync` or `feedback` verb.
+//! - `_meta`: the tool's version and a hash of the definition, and the command's declared
+//!   limits when it has any (`pas-kit/timeoutMs`, `pas-kit/maxOutputBytes`), so a client can
+//!   size its wait and its context before it calls.
 //!
 //! Tools are sorted by category, then name, like the catalog, so the bytes are stable.
 
@@ -78,6 +81,11 @@ pub const META_TOOL_VERSION: &str = "pas-kit/toolVersion";
 /// The `_meta` key of a digest of the tool's definition (name, schemas, annotations): it
 /// changes exactly when what a client validates against changes.
 pub const META_SCHEMA_HASH: &str = "pas-kit/schemaHash";
+/// The `_meta` key of the command's declared wall-clock limit, in milliseconds (absent when it
+/// declares none).
+pub const META_TIMEOUT_MS: &str = "pas-kit/timeoutMs";
+/// The `_meta` key of the command's declared output cap, in bytes (absent when none).
+pub const META_MAX_OUTPUT_BYTES: &str = "pas-kit/maxOutputBytes";
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -101,7 +109,15 @@ fn tool(registry: &Registry, command: &Command) -> Value {
         meta: Value::Null,
     };
     let hash = schema_hash(&tool);
-    tool.meta = json!({ META_SCHEMA_HASH: hash, META_TOOL_VERSION: registry.version });
+    let mut meta = json!({ META_SCHEMA_HASH: hash, META_TOOL_VERSION: registry.version });
+    // The declared limits, for a client to size its own wait and context before it calls.
+    if let Some(ms) = super::limits::timeout_ms(command) {
+        meta[META_TIMEOUT_MS] = json!(ms);
+    }
+    if let Some(bytes) = command.max_output_bytes {
+        meta[META_MAX_OUTPUT_BYTES] = json!(bytes);
+    }
+    tool.meta = meta;
     serde_json::to_value(tool).expect("a tool always serialises")
 }
 

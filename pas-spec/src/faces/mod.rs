@@ -11,6 +11,7 @@
 
 pub mod agent_help;
 pub mod catalog;
+mod limits;
 pub mod llm;
 mod llm_layout;
 pub mod mcp;

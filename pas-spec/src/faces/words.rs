@@ -196,6 +196,7 @@ pub(crate) fn declared_notes(registry: &Registry, command: &Command) -> Vec<Stri
             command.untrusted.join(", ")
         ));
     }
+    notes.extend(super::limits::note(command));
     notes
 }
 

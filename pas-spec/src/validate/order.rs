@@ -76,6 +76,8 @@ impl Node {
                 ("deprecated", Node::Deprecation),
                 ("dryRun", OPAQUE),
                 ("paging", Node::Paging),
+                ("timeout", OPAQUE),
+                ("maxOutputBytes", OPAQUE),
             ],
             Node::Parameter => &[
                 ("name", OPAQUE),

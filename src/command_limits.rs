@@ -1,0 +1,48 @@
+//! A command's declared limits (`timeout`, `maxOutputBytes`; failure modes 11 and 43), armed
+//! once argv has selected the command, in place of the machine-mode defaults armed at start
+//! (see `deadline` and `output_limit`). A command that declares none costs one branch.
+
+use pas_spec::Command;
+
+use crate::ending::Shared;
+
+/// Arms what `command` declares for this call. Not over MCP: the server runs as long as its
+/// client, and its calls share the process (the export states the limits for the client).
+pub(crate) fn apply(shared: &Shared, command: &Command) {
+    if !shared.agent
+        || shared.mcp.is_some()
+        || (command.timeout.is_none() && command.max_output_bytes.is_none())
+    {
+        return;
+    }
+    if let Some(bytes) = command.max_output_bytes {
+        crate::output_limit::declare(bytes);
+    }
+    if let Some(seconds) = command.timeout.filter(|s| s.is_finite() && *s > 0.0) {
+        let declared = std::time::Duration::from_secs_f64(seconds);
+        let limit = crate::deadline::declared_limit(declared);
+        crate::deadline::arm_declared(limit, limit == declared);
+        rerender_timeout(shared);
+    }
+}
+
+/// The `TIMEOUT` report rendered ahead of time (for the signal handler) names the limit: it
+/// is rendered again with the one armed now.
+#[cfg(unix)]
+fn rerender_timeout(shared: &Shared) {
+    let alarm = signal_hook::consts::SIGALRM;
+    let mut output = shared.lock();
+    let output = &mut *output;
+    if output.signal_lines.is_none() {
+        return;
+    }
+    let (line, code) = output.render_error(crate::signal_error::error_for(alarm));
+    if let Some(lines) = &mut output.signal_lines
+        && let Some(entry) = lines.lines.iter_mut().find(|(s, _, _)| *s == alarm)
+    {
+        *entry = (alarm, line, code);
+    }
+}
+
+#[cfg(not(unix))]
+fn rerender_timeout(_shared: &Shared) {}
