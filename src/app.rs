@@ -543,6 +543,7 @@ impl App {
         if command.stdin == StdinMode::Required
             && shared.agent
             && shared.mcp.is_none()
+            && crate::input_file::given(leaf).is_none()
             && io::stdin().is_terminal()
         {
             return Err(Stop::Failed(context::missing_input(&registry.name)));
@@ -582,7 +583,8 @@ impl App {
             },
         };
         // Stdin checked against the declared inputSchema, corrections warned (46, 67).
-        let body = crate::stdin_body::for_call(shared, &selected, command).map_err(Stop::Failed)?;
+        let body =
+            crate::input_file::for_call(shared, &selected, command, leaf).map_err(Stop::Failed)?;
         let args = args_of(matches, leaf);
         let dry_run = builtins::guard::dry_run(command, leaf);
         let context = Context::new(shared.clone(), selected.clone())
@@ -594,6 +596,8 @@ impl App {
         if self.validate_only {
             return finish(crate::validate_only::reply(command));
         }
+        // One call at a time, when the command declares a lock (15, 58): held until the end.
+        let _held = crate::declared_lock::take(command, &context).map_err(Stop::Failed)?;
         let ran = panics::catch(|| -> Result<T, Stop> {
             // The tool's own commands answer the tool's own codes (verbs answer the runtime's).
             let reply = handler(&args, &context).map_err(|error| match selected {

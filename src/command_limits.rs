@@ -1,6 +1,7 @@
-//! A command's declared limits (`timeout`, `maxOutputBytes`; failure modes 11 and 43), armed
-//! once argv has selected the command, in place of the machine-mode defaults armed at start
-//! (see `deadline` and `output_limit`). A command that declares none costs one branch.
+//! A command's declared limits (`timeout`, `maxOutputBytes`, `maxInputBytes`; failure modes 11,
+//! 43 and 61), armed once argv has selected the command, in place of the defaults armed at
+//! start (see `deadline`, `output_limit` and `input`). A command that declares none costs a
+//! few branches.
 
 use pas_spec::Command;
 
@@ -9,10 +10,14 @@ use crate::ending::Shared;
 /// Arms what `command` declares for this call. Not over MCP: the server runs as long as its
 /// client, and its calls share the process (the export states the limits for the client).
 pub(crate) fn apply(shared: &Shared, command: &Command) {
-    if !shared.agent
-        || shared.mcp.is_some()
-        || (command.timeout.is_none() && command.max_output_bytes.is_none())
-    {
+    if shared.mcp.is_some() {
+        return;
+    }
+    // What the command reads is bounded in every mode, as the runtime's own input limit is.
+    if let Some(bytes) = command.max_input_bytes {
+        crate::input::declare_stdin(bytes);
+    }
+    if !shared.agent || (command.timeout.is_none() && command.max_output_bytes.is_none()) {
         return;
     }
     if let Some(bytes) = command.max_output_bytes {

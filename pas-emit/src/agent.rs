@@ -101,6 +101,14 @@ pub(crate) fn command_keys(
         let bytes = proc_macro2::Literal::u64_unsuffixed(bytes);
         keys.push(quote!(max_output_bytes = #bytes));
     }
+    if let Some(lock) = &command.lock {
+        let lock = lit(lock);
+        keys.push(quote!(lock = #lock));
+    }
+    if let Some(bytes) = command.max_input_bytes {
+        let bytes = proc_macro2::Literal::u64_unsuffixed(bytes);
+        keys.push(quote!(max_input_bytes = #bytes));
+    }
     if command.output != OutputKind::Object {
         let kind = lit(command.output.as_str());
         keys.push(quote!(kind = #kind));

@@ -295,6 +295,7 @@ fn command_meta(command: &CommandAttrs) -> TokenStream {
         ("category", &command.category),
         ("description", &command.description),
         ("rate_limit", &command.rate_limit),
+        ("lock", &command.lock),
     ] {
         if let Some(lit) = lit {
             set(key, some(string(lit)));
@@ -412,6 +413,14 @@ fn command_meta(command: &CommandAttrs) -> TokenStream {
     {
         let bytes = proc_macro2::Literal::u64_suffixed(bytes);
         set("max_output_bytes", some(quote!(#bytes)));
+    }
+    if let Some(bytes) = command
+        .max_input_bytes
+        .as_ref()
+        .and_then(crate::limits::bytes)
+    {
+        let bytes = proc_macro2::Literal::u64_suffixed(bytes);
+        set("max_input_bytes", some(quote!(#bytes)));
     }
     if let Some(list_field) = &command.list_field {
         set("list_field", some(string(list_field)));

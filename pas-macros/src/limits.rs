@@ -21,6 +21,18 @@ pub(crate) fn bytes(lit: &syn::LitInt) -> Option<u64> {
     lit.base10_parse::<u64>().ok().filter(|&bytes| bytes > 0)
 }
 
+/// Reports a `max_input_bytes` that is not positive.
+pub(crate) fn check_input(max_input_bytes: Option<&syn::LitInt>, ctxt: &Ctxt) {
+    if let Some(lit) = max_input_bytes
+        && bytes(lit).is_none()
+    {
+        ctxt.spanned(
+            lit,
+            "`max_input_bytes` is a positive number of bytes, e.g. `max_input_bytes = 65536` (leave it out for the runtime's default)",
+        );
+    }
+}
+
 /// Reports a limit that is not positive (the registry has no way to say "none": leave the
 /// key out for the runtime's default).
 pub(crate) fn check(timeout: Option<&Lit>, max_output_bytes: Option<&syn::LitInt>, ctxt: &Ctxt) {

@@ -326,6 +326,18 @@ pub struct Command {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1))]
     pub max_output_bytes: Option<u64>,
+    /// The most bytes the command reads from stdin (a pipe), in every mode: it replaces the
+    /// runtime's input limit (256 MiB), and the caller's `PAS_INPUT_LIMIT` may only lower it.
+    /// A larger input goes through the runtime's `--input-file PATH` (failure mode 61).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub max_input_bytes: Option<u64>,
+    /// The name of a lock the runtime takes for every call of the command (failure modes 15
+    /// and 58): one call at a time across processes and MCP calls; a second one fails at once
+    /// with `LOCK_HELD` (robot: the `lock`-role code), `retry_after_ms` and the holder. Letters,
+    /// digits, `-`, `_` and `.`; commands that share a name exclude each other.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lock: Option<String>,
 }
 
 impl Command {

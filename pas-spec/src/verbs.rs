@@ -133,6 +133,8 @@ fn verb_command(registry: &Registry, verb: Verb, paths: &[&str]) -> Command {
         untrusted: Vec::new(),
         timeout: None,
         max_output_bytes: None,
+        max_input_bytes: None,
+        lock: None,
     }
 }
 

@@ -50,3 +50,29 @@ fn a_limit_that_bounds_nothing_is_e099_at_its_key() {
         );
     }
 }
+
+#[test]
+fn a_lock_needs_a_safe_name_and_a_lock_held_exit_code() {
+    let spec = |lock: &str, exit_codes: &str| {
+        format!(
+            "specVersion: 1\nname: lim\nversion: 0.1.0\nsummary: Locks.\ncommands:\n  - name: deploy\n    description: Deploy.\n    lock: \"{lock}\"\n{exit_codes}"
+        )
+    };
+    let declared = "exitCodes:\n  - {code: 100, name: LOCK_HELD, meaning: Held.}\n";
+    let found = |text: String| -> Vec<(&'static str, String)> {
+        let registry = load::parse(&Source::new("lock.yaml", text, Format::Yaml)).unwrap();
+        validate(&registry)
+            .into_iter()
+            .map(|d| (d.code, d.pointer))
+            .collect()
+    };
+    assert_eq!(found(spec("deploy", declared)), []);
+    assert_eq!(
+        found(spec("../etc", declared)),
+        [("E098", "/commands/0/lock".to_owned())]
+    );
+    assert_eq!(
+        found(spec("deploy", "")),
+        [("E098", "/commands/0/lock".to_owned())]
+    );
+}

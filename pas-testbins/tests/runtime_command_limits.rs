@@ -190,3 +190,142 @@ fn every_face_states_the_declared_limits() {
     assert_eq!(mcp_tool("slow")["_meta"]["pas-kit/timeoutMs"], 500);
     assert_eq!(mcp_tool("items")["_meta"]["pas-kit/maxOutputBytes"], 300);
 }
+
+/// Failure mode 61: a command's declared stdin cap (`maxInputBytes`) ends a large pipe at once
+/// with an error naming `--input-file`, which every stdin command has and which takes the
+/// same payload from a file (checked against the inputSchema like stdin).
+#[test]
+fn a_declared_stdin_cap_points_large_inputs_to_input_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.json");
+    std::fs::write(&big, format!("{{\"text\":\"{}\"}}", "a".repeat(5000))).unwrap();
+    // A caller that writes the whole payload before it reads anything: the call ends with a
+    // structured error instead of both sides waiting on full pipes.
+    let mut child = limits(&["--agent", "ingest"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let payload = format!("{{\"text\":\"{}\"}}", "a".repeat(4 * 1024 * 1024));
+        let _ = std::io::Write::write_all(&mut stdin, payload.as_bytes());
+    });
+    let started = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(10));
+    writer.join().unwrap();
+    assert_eq!(code(&out), 2, "{out:?}");
+    assert!(out.stdout.is_empty());
+    let error = error_json(&out);
+    assert_eq!(error["error"], "INVALID_ARGUMENT");
+    assert_eq!(error["details"]["limit"], 1024);
+    assert!(
+        error["suggestion"]
+            .as_str()
+            .unwrap()
+            .contains("--input-file PATH: the command takes at most 1024 bytes on stdin"),
+        "{error}"
+    );
+    // A PAS_INPUT_LIMIT above the cap does not raise it.
+    let out = limits(&["--agent", "ingest"])
+        .env("PAS_INPUT_LIMIT", "1000000")
+        .stdin(std::fs::File::open(&big).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(error_json(&out)["details"]["limit"], 1024);
+    // The same payload as a file is read whole.
+    let path = big.to_str().unwrap();
+    let out = limits(&["--agent", "ingest", "--input-file", path])
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{out:?}");
+    assert_eq!(ndjson(&out)[0]["bytes"], 5011);
+    // `-` is stdin; loose JSON from a file is corrected as on stdin, and a value that breaks
+    // the inputSchema is refused.
+    let out = limits(&["--agent", "ingest", "--input-file", "-"])
+        .stdin(std::fs::File::open(&big).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 2, "{out:?}");
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{\"text\": 3}").unwrap();
+    let out = limits(&["--agent", "ingest", "--input-file", bad.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(error_json(&out)["error"], "INVALID_VALUE");
+    let out = limits(&[
+        "--agent",
+        "ingest",
+        "--input-file",
+        "/nonexistent/input.json",
+    ])
+    .output()
+    .unwrap();
+    assert_eq!(code(&out), 2, "{out:?}");
+    assert_eq!(error_json(&out)["error"], "INVALID_ARGUMENT");
+    // Derived, in compose: the same cap and the same way around it.
+    let out = derived(&["ingest"])
+        .stdin(std::fs::File::open(&big).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(envelope(&out)["error"]["details"]["limit"], 1024);
+    let out = derived(&["ingest", "--input-file", path]).output().unwrap();
+    assert_eq!(envelope(&out)["data"]["bytes"], 5011, "{out:?}");
+}
+
+#[test]
+fn every_face_states_the_stdin_cap_and_input_file() {
+    let help = stdout(&limits(&["--agent", "ingest", "--help"]).output().unwrap());
+    assert!(
+        help.contains("at most 1024 bytes on stdin (then INVALID_ARGUMENT; larger inputs through --input-file)"),
+        "{help}"
+    );
+    assert!(
+        help.contains("`--input-file PATH` reads the same input from a file instead"),
+        "{help}"
+    );
+    let catalog: Value =
+        serde_json::from_slice(&limits(&["--agent", "tools"]).output().unwrap().stdout).unwrap();
+    let ingest = catalog["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "ingest")
+        .unwrap()
+        .clone();
+    assert_eq!(ingest["maxInputBytes"], 1024);
+    assert!(
+        ingest["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["name"] == "input-file" && p["type"] == "string"),
+        "{ingest}"
+    );
+    let llm = stdout(&limits(&["docs"]).output().unwrap());
+    assert!(llm.contains("--input-file PATH"), "{llm}");
+    let spec = limits(&["--pas-spec"]).output().unwrap().stdout;
+    let registry: pas::spec::Registry = serde_json::from_slice(&spec).unwrap();
+    let list = pas::spec::faces::mcp::tools_list(&registry);
+    let tool = list["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "ingest")
+        .unwrap()
+        .clone();
+    assert_eq!(tool["_meta"]["pas-kit/maxInputBytes"], 1024);
+    // The derive says the same.
+    let spec: Value =
+        serde_json::from_slice(&derived(&["--pas-spec"]).output().unwrap().stdout).unwrap();
+    let ingest = spec["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "ingest")
+        .unwrap()
+        .clone();
+    assert_eq!(ingest["maxInputBytes"], 1024);
+}

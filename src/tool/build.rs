@@ -238,6 +238,8 @@ fn command(found: Found, tool_name: &str) -> Command {
         untrusted: Vec::new(),
         timeout: meta.timeout,
         max_output_bytes: meta.max_output_bytes,
+        max_input_bytes: meta.max_input_bytes,
+        lock: meta.lock,
     }
 }
 

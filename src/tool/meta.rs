@@ -95,6 +95,10 @@ pub struct CommandMeta {
     pub timeout: Option<f64>,
     /// `max_output_bytes = N`: the most output one call may print in machine mode.
     pub max_output_bytes: Option<u64>,
+    /// `max_input_bytes = N`: the most the command reads from stdin.
+    pub max_input_bytes: Option<u64>,
+    /// `lock = "name"`: the lock the runtime takes for every call.
+    pub lock: Option<String>,
 }
 
 /// A JSON Schema made only when asked for. Building a type's schema (schemars) is a visible

@@ -25,7 +25,8 @@
 //!   beyond the machine, which the registry shows by a rate limit (a remote service) or by being
 //!   the `sync` or `feedback` verb.
 //! - `_meta`: the tool's version and a hash of the definition, and the command's declared
-//!   limits when it has any (`pas-kit/timeoutMs`, `pas-kit/maxOutputBytes`), so a client can
+//!   limits when it has any (`pas-kit/timeoutMs`, `pas-kit/maxOutputBytes`,
+//!   `pas-kit/maxInputBytes`) and lock (`pas-kit/lock`), so a client can
 //!   size its wait and its context before it calls.
 //!
 //! Tools are sorted by category, then name, like the catalog, so the bytes are stable.
@@ -86,6 +87,11 @@ pub const META_SCHEMA_HASH: &str = "pas-kit/schemaHash";
 pub const META_TIMEOUT_MS: &str = "pas-kit/timeoutMs";
 /// The `_meta` key of the command's declared output cap, in bytes (absent when none).
 pub const META_MAX_OUTPUT_BYTES: &str = "pas-kit/maxOutputBytes";
+/// The `_meta` key of the command's declared cap on its input (the `input` argument), in bytes.
+pub const META_MAX_INPUT_BYTES: &str = "pas-kit/maxInputBytes";
+/// The `_meta` key of the lock the runtime takes for every call of the command: concurrent
+/// calls of commands sharing it fail with `LOCK_HELD` instead of running at once.
+pub const META_LOCK: &str = "pas-kit/lock";
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -116,6 +122,12 @@ fn tool(registry: &Registry, command: &Command) -> Value {
     }
     if let Some(bytes) = command.max_output_bytes {
         meta[META_MAX_OUTPUT_BYTES] = json!(bytes);
+    }
+    if let Some(bytes) = command.max_input_bytes {
+        meta[META_MAX_INPUT_BYTES] = json!(bytes);
+    }
+    if let Some(lock) = &command.lock {
+        meta[META_LOCK] = json!(lock);
     }
     tool.meta = meta;
     serde_json::to_value(tool).expect("a tool always serialises")

@@ -12,6 +12,7 @@
 pub mod agent_help;
 pub mod catalog;
 mod limits;
+pub use limits::{INPUT_FILE_FLAG, has_input_file};
 pub mod llm;
 mod llm_layout;
 pub mod mcp;

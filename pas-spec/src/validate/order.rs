@@ -78,6 +78,8 @@ impl Node {
                 ("paging", Node::Paging),
                 ("timeout", OPAQUE),
                 ("maxOutputBytes", OPAQUE),
+                ("maxInputBytes", OPAQUE),
+                ("lock", OPAQUE),
             ],
             Node::Parameter => &[
                 ("name", OPAQUE),

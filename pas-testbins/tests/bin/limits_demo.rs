@@ -20,7 +20,11 @@ mod derived {
     /// Commands with declared time and output limits.
     #[derive(Debug, Parser, AgentTool)]
     #[command(name = "limits-derived", version = "0.1.0")]
-    #[agent(level = 1, profile = "compose")]
+    #[agent(
+        level = 1,
+        profile = "compose",
+        exit_code(100, LOCK_HELD, "Another call holds the lock")
+    )]
     pub struct Cli {
         #[command(subcommand)]
         pub command: Command,
@@ -42,12 +46,36 @@ mod derived {
             #[arg(short = 'n', long)]
             count: u64,
         },
+        /// Count the bytes of the JSON object on stdin.
+        #[agent(effect = "write", stdin = "required", max_input_bytes = 1024, output = super::Counted)]
+        Ingest,
+        /// Hold the deploy lock while sleeping.
+        #[agent(effect = "write", lock = "deploy", errors(LOCK_HELD), output = super::Slept)]
+        Deploy {
+            /// How long to hold it.
+            #[arg(long)]
+            seconds: f64,
+        },
     }
 }
 
 #[derive(Debug, serde::Serialize, schemars::JsonSchema)]
 struct Slept {
     slept: f64,
+}
+
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+struct Counted {
+    bytes: u64,
+}
+
+/// The bytes on the handler's stdin (the file of `--input-file`, when given).
+fn count(ctx: &Context) -> Result<u64, Error> {
+    let mut bytes = Vec::new();
+    if let Some(mut stdin) = ctx.stdin()? {
+        std::io::Read::read_to_end(&mut stdin, &mut bytes)?;
+    }
+    Ok(bytes.len() as u64)
 }
 
 #[derive(Debug, serde::Serialize, schemars::JsonSchema)]
@@ -84,21 +112,36 @@ impl spec::Handlers for Limits {
             pad: item.pad,
         })))
     }
+
+    fn deploy(&self, args: spec::DeployArgs, _: &Context) -> Result<spec::SlowOutput, Error> {
+        Ok(spec::SlowOutput {
+            slept: sleep(args.seconds),
+        })
+    }
+
+    fn ingest(&self, _: spec::IngestArgs, ctx: &Context) -> Result<spec::IngestOutput, Error> {
+        Ok(spec::IngestOutput {
+            bytes: i64::try_from(count(ctx)?).unwrap_or(i64::MAX),
+        })
+    }
 }
 
 fn main() -> ExitCode {
     if std::env::var_os("LIMITS_DEMO_DERIVE").is_some() {
-        let app =
-            pas::App::from_tool::<derived::Cli, _>(|cli: derived::Cli, _: &Context| {
-                match cli.command {
-                    derived::Command::Slow { seconds } => Ok(Reply::object(&Slept {
-                        slept: sleep(seconds),
-                    })),
-                    derived::Command::Items { count } => {
-                        Ok(Reply::list(items(count).map(Ok::<_, Error>)))
-                    }
+        let app = pas::App::from_tool::<derived::Cli, _>(|cli: derived::Cli, ctx: &Context| {
+            match cli.command {
+                derived::Command::Slow { seconds } => Ok(Reply::object(&Slept {
+                    slept: sleep(seconds),
+                })),
+                derived::Command::Items { count } => {
+                    Ok(Reply::list(items(count).map(Ok::<_, Error>)))
                 }
-            });
+                derived::Command::Ingest => Ok(Reply::object(&Counted { bytes: count(ctx)? })),
+                derived::Command::Deploy { seconds } => Ok(Reply::object(&Slept {
+                    slept: sleep(seconds),
+                })),
+            }
+        });
         return app.run();
     }
     spec::app(Limits).run()
