@@ -405,6 +405,7 @@ mod redact;
 mod render;
 mod reply;
 pub mod resources;
+pub mod retry;
 mod robot;
 mod schema_check;
 mod sessions;

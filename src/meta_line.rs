@@ -26,6 +26,9 @@ struct Meta<'a> {
     duration_ms: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     cwd: Option<&'a str>,
+    /// The caller's attempt number (`PAS_ATTEMPT`), echoed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    attempt: Option<u32>,
 }
 
 /// Whether the caller asked for the meta line.
@@ -45,6 +48,7 @@ pub(crate) fn line(tool: &str, version: &str, started: Instant, exit_code: u8) -
         trace_id: call.trace_id.as_deref(),
         duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         cwd: call.cwd.as_deref(),
+        attempt: call.attempt,
     };
     let mut line = serde_json::to_vec(&serde_json::json!({ "meta": meta })).unwrap_or_default();
     line.push(b'\n');

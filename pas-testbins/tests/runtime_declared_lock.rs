@@ -61,6 +61,9 @@ fn a_second_call_of_a_locked_command_gets_lock_held_and_a_waiting_one_runs_after
     assert_eq!(error["error"], "LOCK_HELD");
     assert_eq!(error["retryable"], true);
     assert_eq!(error["retry_after_ms"], 1000);
+    // Its delay is known: retry after it, each time (failure mode 19).
+    assert_eq!(error["retry_strategy"], "linear_backoff");
+    assert_eq!(error["max_retries"], 3);
     assert_eq!(error["details"]["holder"]["pid"], first.id());
     assert_eq!(error["details"]["holder"]["command"], "deploy");
     // `--validate-only` checks the call and takes no lock.

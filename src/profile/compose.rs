@@ -92,6 +92,12 @@ struct Meta<'a> {
     truncated: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     total_bytes: Option<u64>,
+    /// The caller's attempt number (`PAS_ATTEMPT`), echoed (failure mode 19).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    attempt: Option<u32>,
+    /// On a retryable error: how many attempts in all are worth making (`maxRetries` + 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_attempts: Option<u32>,
 }
 
 #[derive(Serialize)]
@@ -105,6 +111,10 @@ struct ErrorBody<'a> {
     retryable: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     retry_after_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    retry_strategy: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_retries: Option<u32>,
 }
 
 #[derive(Serialize)]
@@ -146,6 +156,8 @@ impl ComposeProfile {
             warnings: &self.warnings,
             truncated: self.truncated.map(|_| true),
             total_bytes: self.truncated,
+            attempt: call.attempt,
+            max_attempts: None,
             tool: self.tool.as_deref().unwrap_or(&self.registry.name),
             elapsed: u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
             count: None,
@@ -296,8 +308,13 @@ impl Profile for ComposeProfile {
                 details: error.details(),
                 retryable: error.retryable(),
                 retry_after_ms: error.retry_after_ms(),
+                retry_strategy: error.retry_strategy().map(|s| s.as_str()),
+                max_retries: error.max_retries(),
             },
-            meta: self.meta(exit),
+            meta: Meta {
+                max_attempts: error.max_retries().map(|n| n.saturating_add(1)),
+                ..self.meta(exit)
+            },
         };
         let json = serde_json::to_vec(&envelope).map_err(io::Error::other)?;
         match self.emit(sinks, json.clone()) {
