@@ -599,6 +599,8 @@ impl App {
                 list_field,
             });
         }
+        // What the command declares of its time and output limits (failure modes 11 and 43).
+        crate::command_limits::apply(shared, command);
         // The synthesised `rm` keeps PAS's own rule (a wildcard needs --force), checked on its route.
         if let Selected::Declared(_) = selected {
             builtins::guard::check(registry, command, leaf, shared.agent)?;
@@ -628,6 +630,7 @@ impl App {
         if command.stdin == StdinMode::Required
             && shared.agent
             && shared.mcp.is_none()
+            && crate::input_file::given(leaf).is_none()
             && io::stdin().is_terminal()
         {
             return Err(Stop::Failed(context::missing_input(&registry.name)));
@@ -667,7 +670,8 @@ impl App {
             },
         };
         // Stdin checked against the declared inputSchema, corrections warned (46, 67).
-        let body = crate::stdin_body::for_call(shared, &selected, command).map_err(Stop::Failed)?;
+        let body =
+            crate::input_file::for_call(shared, &selected, command, leaf).map_err(Stop::Failed)?;
         let args = args_of(matches, leaf);
         let dry_run = builtins::guard::dry_run(command, leaf);
         let context = Context::new(shared.clone(), selected.clone())
@@ -679,6 +683,8 @@ impl App {
         if self.validate_only {
             return finish(crate::validate_only::reply(command));
         }
+        // One call at a time, when the command declares a lock (15, 58): held until the end.
+        let _held = crate::declared_lock::take(command, &context).map_err(Stop::Failed)?;
         // `--idempotency-key`: a repeat replays the first success instead of running (12).
         let stdin = body.as_ref().map(|b| &b.bytes[..]);
         let keyed =

@@ -24,6 +24,8 @@ pub(crate) struct CallMeta {
     pub(crate) trace_id: Option<String>,
     /// The absolute working directory, when it can be read.
     pub(crate) cwd: Option<String>,
+    /// The caller's attempt number (`PAS_ATTEMPT`), when it retries and says so.
+    pub(crate) attempt: Option<u32>,
 }
 
 static META: OnceLock<CallMeta> = OnceLock::new();
@@ -36,6 +38,7 @@ pub(crate) fn get(tool: &str) -> &'static CallMeta {
         cwd: std::env::current_dir()
             .ok()
             .map(|dir| dir.display().to_string()),
+        attempt: crate::retry::attempt(),
     })
 }
 

@@ -64,6 +64,7 @@ pub(crate) fn augment(
         );
     }
     cmd = crate::fields::augment(cmd, registry);
+    cmd = crate::input_file::augment(cmd, registry, verbs);
     // `--validate-only` is taken out of argv before clap parses, like `--audit-log`.
     if !has_long(&cmd, "validate-only") {
         cmd = cmd.arg(

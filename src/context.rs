@@ -162,7 +162,7 @@ impl Context {
             }
             // `None` returned above.
             StdinMode::None | StdinMode::Optional | StdinMode::Required => Ok(Some(Box::new(
-                Bounded::new(io::stdin().lock(), "stdin", crate::input::limit()),
+                Bounded::new(io::stdin().lock(), "stdin", crate::input::stdin_limit()),
             ))),
         }
     }

@@ -8,8 +8,12 @@
 //! `setitimer(2)` whose SIGALRM ends the call through the signal machinery (see `signals`), so
 //! arming it costs one system call and a blocked handler still ends on time. `TOOL mcp` (a
 //! server that runs as long as its client) is never limited.
+//!
+//! A command may declare its own limit (`timeout` in the spec, `timeout = SECONDS` in the
+//! derive): in machine mode it replaces the default once argv has selected the command, and the
+//! caller's `PAS_TIMEOUT` may only lower it (a larger value, or 0, leaves the declared one).
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 /// The environment variable that sets the limit, in seconds (decimals allowed; 0: no limit).
@@ -20,6 +24,8 @@ pub const DEFAULT_SECONDS: u64 = 300;
 
 /// The limit armed for this call, in milliseconds (0: none), for the error's message.
 static ARMED_MS: AtomicU64 = AtomicU64::new(0);
+/// Whether the armed limit is the command's declared one (the caller cannot raise it).
+static DECLARED: AtomicBool = AtomicBool::new(false);
 
 /// The limit for this call: `PAS_TIMEOUT`, else [`DEFAULT_SECONDS`] in machine mode.
 pub(crate) fn limit(machine: bool) -> Option<Duration> {
@@ -30,6 +36,29 @@ pub(crate) fn limit(machine: bool) -> Option<Duration> {
         }
         Err(_) => machine.then(|| Duration::from_secs(DEFAULT_SECONDS)),
     }
+}
+
+/// The limit of a call to a command that declares `declared`: the caller's `PAS_TIMEOUT` when
+/// it is lower, else the declared one.
+pub(crate) fn declared_limit(declared: Duration) -> Duration {
+    let caller = std::env::var(TIMEOUT_ENV)
+        .ok()
+        .and_then(|text| text.trim().parse::<f64>().ok())
+        .filter(|seconds| seconds.is_finite() && *seconds > 0.0)
+        .map(Duration::from_secs_f64);
+    caller.map_or(declared, |caller| caller.min(declared))
+}
+
+/// Arms `limit` (from now) in place of the default, for a command that declares a limit;
+/// `declared` when it is the declared one (not the caller's lower `PAS_TIMEOUT`).
+pub(crate) fn arm_declared(limit: Duration, declared: bool) {
+    DECLARED.store(declared, Ordering::Relaxed);
+    arm(limit);
+}
+
+/// Whether the armed limit is the command's declared one (the caller cannot raise it).
+pub(crate) fn is_declared() -> bool {
+    DECLARED.load(Ordering::Relaxed)
 }
 
 /// Starts the clock: SIGALRM arrives after `limit`.
@@ -73,6 +102,15 @@ mod tests {
         if std::env::var_os(TIMEOUT_ENV).is_none() {
             assert_eq!(limit(true), Some(Duration::from_secs(DEFAULT_SECONDS)));
             assert_eq!(limit(false), None);
+        }
+    }
+
+    #[test]
+    fn the_caller_may_lower_a_declared_limit_but_not_raise_it() {
+        // The test process does not set PAS_TIMEOUT: the declared limit stands.
+        if std::env::var_os(TIMEOUT_ENV).is_none() {
+            let declared = Duration::from_secs(30);
+            assert_eq!(declared_limit(declared), declared);
         }
     }
 }

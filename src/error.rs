@@ -26,6 +26,10 @@ pub struct Error {
     retryable: Option<bool>,
     /// How long to wait before a retry, when the handler knows (a rate limit, a held lock).
     retry_after_ms: Option<u64>,
+    /// How to space retries, when the handler says (else derived: `crate::retry`).
+    retry_strategy: Option<crate::retry::RetryStrategy>,
+    /// How many retries to try, when the handler says (else `retry::DEFAULT_MAX_RETRIES`).
+    max_retries: Option<u32>,
 }
 
 impl Error {
@@ -39,6 +43,8 @@ impl Error {
             details: None,
             retryable: None,
             retry_after_ms: None,
+            retry_strategy: None,
+            max_retries: None,
         }
     }
 
@@ -93,6 +99,42 @@ impl Error {
     pub fn retryable(&self) -> bool {
         self.retryable
             .unwrap_or_else(|| codes::transient(self.code.as_ref()))
+    }
+
+    /// How to space the retries of this (retryable) error: rendered as `retry_strategy`; without
+    /// it the runtime derives one from the delay (see [`crate::retry`]). Makes the error
+    /// retryable.
+    pub fn with_retry_strategy(mut self, strategy: crate::retry::RetryStrategy) -> Self {
+        self.retry_strategy = Some(strategy);
+        self.retryable = Some(true);
+        self
+    }
+
+    /// How many retries are worth trying: rendered as `max_retries` on a retryable error
+    /// (default [`crate::retry::DEFAULT_MAX_RETRIES`]).
+    pub fn with_max_retries(mut self, retries: u32) -> Self {
+        self.max_retries = Some(retries);
+        self
+    }
+
+    /// The strategy the handler gave, if any.
+    pub(crate) fn own_retry_strategy(&self) -> Option<crate::retry::RetryStrategy> {
+        self.retry_strategy
+    }
+
+    /// The retry count the handler gave, if any.
+    pub(crate) fn own_max_retries(&self) -> Option<u32> {
+        self.max_retries
+    }
+
+    /// How to space retries: the handler's, else derived; `None` when not retryable.
+    pub fn retry_strategy(&self) -> Option<crate::retry::RetryStrategy> {
+        crate::retry::strategy_of(self)
+    }
+
+    /// How many retries are worth trying; `None` when not retryable.
+    pub fn max_retries(&self) -> Option<u32> {
+        crate::retry::max_retries_of(self)
     }
 
     /// How long to wait before retrying, in milliseconds, when known.

@@ -71,6 +71,27 @@ pub(crate) fn stdin_ready(wait: std::time::Duration) -> bool {
     }
 }
 
+/// The stdin cap the selected command declares (`maxInputBytes`; 0: none).
+static DECLARED_STDIN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Makes `bytes` the stdin cap of this call's command (see [`stdin_limit`]).
+pub(crate) fn declare_stdin(bytes: u64) {
+    DECLARED_STDIN.store(bytes, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The limit of stdin for this call: the command's declared `maxInputBytes` (which the
+/// caller's `PAS_INPUT_LIMIT` may only lower), else [`limit`]. A larger input goes through
+/// `--input-file`, which [`limit`] bounds (failure mode 61).
+pub fn stdin_limit() -> u64 {
+    match DECLARED_STDIN.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => limit(),
+        declared => std::env::var(LIMIT_ENV)
+            .ok()
+            .and_then(|text| text.trim().parse::<u64>().ok())
+            .map_or(declared, |caller| caller.min(declared)),
+    }
+}
+
 /// The limit of one input for this process: `PAS_INPUT_LIMIT`, or [`DEFAULT_LIMIT`].
 pub fn limit() -> u64 {
     std::env::var(LIMIT_ENV)
@@ -205,11 +226,24 @@ pub fn too_large(err: &io::Error) -> Option<Error> {
                 found.what, found.limit
             ),
         )
-        .with_suggestion(format!(
-            "give a smaller input, or raise the limit with {LIMIT_ENV}=BYTES"
-        ))
+        .with_suggestion(suggestion(&found.what))
         .with_details(json!({ "input": found.what, "limit": found.limit })),
     )
+}
+
+/// How to get a larger input in: stdin through `--input-file` (the only way past a command's
+/// declared cap), any input by raising the limit.
+fn suggestion(what: &str) -> String {
+    let declared = DECLARED_STDIN.load(std::sync::atomic::Ordering::Relaxed);
+    match (what, declared) {
+        ("stdin", 0) => format!(
+            "give a smaller input, write it to a file and pass --input-file PATH, or raise the limit with {LIMIT_ENV}=BYTES"
+        ),
+        ("stdin", _) => format!(
+            "write the input to a file and pass --input-file PATH: the command takes at most {declared} bytes on stdin"
+        ),
+        _ => format!("give a smaller input, or raise the limit with {LIMIT_ENV}=BYTES"),
+    }
 }
 
 /// The payload of a bounded read's error.

@@ -32,6 +32,9 @@ struct Meta<'a> {
     /// The configuration files the call read (`crate::config_sources`), when it read one.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     config_sources: &'a [String],
+    /// The caller's attempt number (`PAS_ATTEMPT`), echoed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    attempt: Option<u32>,
 }
 
 /// Whether the caller asked for the meta line.
@@ -54,6 +57,7 @@ pub(crate) fn line(tool: &str, version: &str, started: Instant, exit_code: u8) -
             .then(|| u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX)),
         cwd: call.cwd.as_deref(),
         config_sources: crate::config_sources::get(),
+        attempt: call.attempt,
     };
     let mut line = serde_json::to_vec(&serde_json::json!({ "meta": meta })).unwrap_or_default();
     line.push(b'\n');

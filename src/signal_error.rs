@@ -11,15 +11,30 @@ pub(crate) fn error_for(signal: i32) -> Error {
     #[cfg(unix)]
     if signal == signal_hook::consts::SIGALRM {
         let ms = crate::deadline::armed_ms();
+        // A declared limit is the command's own: the caller cannot raise it.
+        let (suggestion, declared) = match crate::deadline::is_declared() {
+            true => (
+                "the output so far is whole lines; narrow the call: the command declares this limit".to_owned(),
+                true,
+            ),
+            false => (
+                format!(
+                    "the output so far is whole lines; narrow the call, or raise the limit with {}=SECONDS",
+                    crate::deadline::TIMEOUT_ENV
+                ),
+                false,
+            ),
+        };
+        let details = match declared {
+            true => serde_json::json!({ "limit_ms": ms, "declared": true }),
+            false => serde_json::json!({ "limit_ms": ms }),
+        };
         return Error::new(
             codes::TIMEOUT,
             format!("the call ran past its time limit of {ms} ms"),
         )
-        .with_suggestion(format!(
-            "the output so far is whole lines; narrow the call, or raise the limit with {}=SECONDS",
-            crate::deadline::TIMEOUT_ENV
-        ))
-        .with_details(serde_json::json!({ "limit_ms": ms }));
+        .with_suggestion(suggestion)
+        .with_details(details);
     }
     #[cfg(unix)]
     if signal == signal_hook::consts::SIGINT {

@@ -89,7 +89,7 @@ pub(crate) fn prepare(
         return Ok(None);
     }
     let mut bytes = Vec::new();
-    Bounded::new(io::stdin().lock(), "stdin", input::limit())
+    Bounded::new(io::stdin().lock(), "stdin", input::stdin_limit())
         .read_to_end(&mut bytes)
         .map_err(|err| {
             input::too_large(&err)

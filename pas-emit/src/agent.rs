@@ -92,6 +92,23 @@ pub(crate) fn command_keys(
         let rate = lit(rate);
         keys.push(quote!(rate_limit = #rate));
     }
+    // The declared limits (failure modes 11 and 43), as the derive reads them.
+    if let Some(seconds) = command.timeout {
+        let seconds = proc_macro2::Literal::f64_unsuffixed(seconds);
+        keys.push(quote!(timeout = #seconds));
+    }
+    if let Some(bytes) = command.max_output_bytes {
+        let bytes = proc_macro2::Literal::u64_unsuffixed(bytes);
+        keys.push(quote!(max_output_bytes = #bytes));
+    }
+    if let Some(lock) = &command.lock {
+        let lock = lit(lock);
+        keys.push(quote!(lock = #lock));
+    }
+    if let Some(bytes) = command.max_input_bytes {
+        let bytes = proc_macro2::Literal::u64_unsuffixed(bytes);
+        keys.push(quote!(max_input_bytes = #bytes));
+    }
     if command.output != OutputKind::Object {
         let kind = lit(command.output.as_str());
         keys.push(quote!(kind = #kind));

@@ -27,6 +27,11 @@ pub fn check_file(name: &str) -> FileReport {
     } else {
         load::read_path(Path::new(name))
     };
+    report(name, read)
+}
+
+/// Check one spec already read (or the diagnostic of why it could not be).
+pub fn report(name: &str, read: Result<Source, Diagnostic>) -> FileReport {
     match read {
         Err(diagnostic) => FileReport {
             name: name.to_owned(),

@@ -11,7 +11,20 @@ use std::io::Write;
 /// on stderr (stdout stays empty, as for a compiler).
 pub fn check(args: &Args, ctx: &Context) -> Result<Reply, Error> {
     let names: Vec<String> = args.many("specs")?;
-    let reports: Vec<FileReport> = names.iter().map(|name| check::check_file(name)).collect();
+    let mut reports: Vec<FileReport> = Vec::new();
+    for name in &names {
+        reports.push(match name.as_str() {
+            // The runtime's stdin: a pipe, or the file of `--input-file`.
+            "-" => {
+                let read = match ctx.stdin()? {
+                    Some(reader) => pas_spec::load::read_reader("<stdin>", reader),
+                    None => pas_spec::load::read_reader("<stdin>", std::io::empty()),
+                };
+                check::report(name, read)
+            }
+            _ => check::check_file(name),
+        });
+    }
     let failed = reports.iter().filter(|r| r.has_errors()).count();
     let total = reports.len();
     let items: Vec<render::Item> = reports.iter().flat_map(render::items).collect();

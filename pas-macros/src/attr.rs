@@ -98,6 +98,14 @@ pub(crate) struct CommandAttrs {
     pub confirm: Option<bool>,
     pub list_field: Option<LitStr>,
     pub compact_omit: Option<LitStr>,
+    /// `timeout = 30` (seconds; an integer or a decimal).
+    pub timeout: Option<Lit>,
+    /// `max_output_bytes = 65536`.
+    pub max_output_bytes: Option<LitInt>,
+    /// `max_input_bytes = 65536`.
+    pub max_input_bytes: Option<LitInt>,
+    /// `lock = "deploy"`.
+    pub lock: Option<LitStr>,
 }
 
 /// `deprecated` or `deprecated(replacement = "...", since = "...", message = "...")`.
@@ -251,6 +259,10 @@ fn command_entries(entries: Vec<Entry>, scope: Scope, ctxt: &Ctxt) -> CommandAtt
             "confirm" => command.confirm = entry.switch(usage, ctxt),
             "list_field" => command.list_field = entry.string(usage, ctxt),
             "compact_omit" => command.compact_omit = entry.string(usage, ctxt),
+            "timeout" => command.timeout = entry.number(usage, ctxt),
+            "max_output_bytes" => command.max_output_bytes = entry.int(usage, ctxt),
+            "max_input_bytes" => command.max_input_bytes = entry.int(usage, ctxt),
+            "lock" => command.lock = entry.string(usage, ctxt),
             _ => unreachable!("every command key is handled"),
         }
     }

@@ -304,6 +304,7 @@ fn command_meta(command: &CommandAttrs) -> TokenStream {
         ("category", &command.category),
         ("description", &command.description),
         ("rate_limit", &command.rate_limit),
+        ("lock", &command.lock),
     ] {
         if let Some(lit) = lit {
             set(key, some(string(lit)));
@@ -409,6 +410,26 @@ fn command_meta(command: &CommandAttrs) -> TokenStream {
     }
     if let Some(confirm) = command.confirm {
         set("confirm", quote!(#confirm));
+    }
+    if let Some(seconds) = command.timeout.as_ref().and_then(crate::limits::seconds) {
+        let seconds = proc_macro2::Literal::f64_suffixed(seconds);
+        set("timeout", some(quote!(#seconds)));
+    }
+    if let Some(bytes) = command
+        .max_output_bytes
+        .as_ref()
+        .and_then(crate::limits::bytes)
+    {
+        let bytes = proc_macro2::Literal::u64_suffixed(bytes);
+        set("max_output_bytes", some(quote!(#bytes)));
+    }
+    if let Some(bytes) = command
+        .max_input_bytes
+        .as_ref()
+        .and_then(crate::limits::bytes)
+    {
+        let bytes = proc_macro2::Literal::u64_suffixed(bytes);
+        set("max_input_bytes", some(quote!(#bytes)));
     }
     if let Some(list_field) = &command.list_field {
         set("list_field", some(string(list_field)));

@@ -129,6 +129,10 @@
 //! | `dry_run` | `dry_run` | `dryRun` (the command's own `--dry-run` flag is then not listed as a parameter) |
 //! | `deprecated` | `deprecated`, `deprecated(replacement = "task.remove", since = "0.3.0", message = "...")` | `deprecated` |
 //! | `paging` | `paging(limit = "limit", cursor = "cursor")` | `paging` |
+//! | `timeout` | `timeout = 30`, `timeout = 2.5` | `timeout` (seconds; replaces the runtime's default, `PAS_TIMEOUT` may only lower it) |
+//! | `max_output_bytes` | `max_output_bytes = 65536` | `maxOutputBytes` (replaces the runtime's default, `PAS_OUTPUT_LIMIT` may only lower it) |
+//! | `lock` | `lock = "deploy"` | `lock` (the runtime takes this lock for every call: one at a time, `LOCK_HELD` for the others) |
+//! | `max_input_bytes` | `max_input_bytes = 65536` | `maxInputBytes` (stdin; replaces the runtime's input limit, `PAS_INPUT_LIMIT` may only lower it) |
 //!
 //! Where keys are read:
 //!
@@ -158,6 +162,7 @@ mod attr;
 mod ctxt;
 mod errors_check;
 mod expand;
+mod limits;
 mod spec;
 mod valid;
 

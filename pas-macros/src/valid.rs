@@ -239,6 +239,20 @@ fn command(command: &CommandAttrs, codes: &Codes, ctxt: &Ctxt) {
     if let Some(rate) = &command.rate_limit {
         not_blank(rate, "a rate limit", ctxt);
     }
+    crate::limits::check(
+        command.timeout.as_ref(),
+        command.max_output_bytes.as_ref(),
+        ctxt,
+    );
+    crate::limits::check_input(command.max_input_bytes.as_ref(), ctxt);
+    if let Some(lock) = &command.lock
+        && !pas_spec::declare::is_lock_name(&lock.value())
+    {
+        ctxt.spanned(
+            lock,
+            "a lock name is letters, digits, `-`, `_` and `.` (not first), e.g. `lock = \"deploy\"`",
+        );
+    }
     if let Some(paging) = &command.paging {
         if kind.is_some() && kind != Some(OutputKind::List) {
             ctxt.spanned(&paging.key, "only a `kind = \"list\"` command pages");

@@ -51,6 +51,17 @@ pub fn declared_code_in(registry: &crate::Registry, name: &str) -> bool {
     }
 }
 
+/// Whether `name` can name a command's lock: a file name under the tool's state directory
+/// (letters, digits, `-`, `_`, `.`, not first, at most 128 characters).
+pub fn is_lock_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 128
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
 /// Where a tool's credentials come from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

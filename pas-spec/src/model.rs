@@ -314,6 +314,30 @@ pub struct Command {
     /// mistakes them for the tool's own words.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub untrusted: Vec<String>,
+    /// The most seconds one call may run in machine mode (decimals allowed): it replaces the
+    /// runtime's default (300 s), and the caller's `PAS_TIMEOUT` may only lower it. A call past
+    /// it ends as `TIMEOUT` (124), its whole lines kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("exclusiveMinimum" = 0))]
+    pub timeout: Option<f64>,
+    /// The most bytes of output one call may print in machine mode: it replaces the runtime's
+    /// default (64 MiB), and the caller's `PAS_OUTPUT_LIMIT` may only lower it. Output past it
+    /// is cut at a whole item with an `OUTPUT_TRUNCATED` warning.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub max_output_bytes: Option<u64>,
+    /// The most bytes the command reads from stdin (a pipe), in every mode: it replaces the
+    /// runtime's input limit (256 MiB), and the caller's `PAS_INPUT_LIMIT` may only lower it.
+    /// A larger input goes through the runtime's `--input-file PATH` (failure mode 61).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub max_input_bytes: Option<u64>,
+    /// The name of a lock the runtime takes for every call of the command (failure modes 15
+    /// and 58): one call at a time across processes and MCP calls; a second one fails at once
+    /// with `LOCK_HELD` (robot: the `lock`-role code), `retry_after_ms` and the holder. Letters,
+    /// digits, `-`, `_` and `.`; commands that share a name exclude each other.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lock: Option<String>,
 }
 
 impl Command {

@@ -131,6 +131,10 @@ fn verb_command(registry: &Registry, verb: Verb, paths: &[&str]) -> Command {
         auth: false,
         scopes: Vec::new(),
         untrusted: Vec::new(),
+        timeout: None,
+        max_output_bytes: None,
+        max_input_bytes: None,
+        lock: None,
     }
 }
 

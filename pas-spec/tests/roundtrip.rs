@@ -227,6 +227,10 @@ fn hard_registry(strings: &[&str]) -> Registry {
         auth: false,
         scopes: Vec::new(),
         untrusted: Vec::new(),
+        timeout: Some(2.5),
+        max_output_bytes: Some(4096),
+        max_input_bytes: Some(65536),
+        lock: Some(text(1)),
     };
     Registry {
         spec_version: 1,

@@ -30,7 +30,7 @@ fn stdin_from_dev_zero_ends_at_the_limit() {
         );
         assert_eq!(
             error["suggestion"],
-            "give a smaller input, or raise the limit with PAS_INPUT_LIMIT=BYTES"
+            "give a smaller input, write it to a file and pass --input-file PATH, or raise the limit with PAS_INPUT_LIMIT=BYTES"
         );
     }
     // Under the limit, stdin is read whole as before.

@@ -106,6 +106,12 @@ struct Meta<'a> {
     /// The result is the replay of an earlier call with the same `--idempotency-key`.
     #[serde(skip_serializing_if = "Option::is_none")]
     replayed: Option<bool>,
+    /// The caller's attempt number (`PAS_ATTEMPT`), echoed (failure mode 19).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    attempt: Option<u32>,
+    /// On a retryable error: how many attempts in all are worth making (`maxRetries` + 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_attempts: Option<u32>,
 }
 
 #[derive(Serialize)]
@@ -119,6 +125,10 @@ struct ErrorBody<'a> {
     retryable: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     retry_after_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    retry_strategy: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_retries: Option<u32>,
 }
 
 #[derive(Serialize)]
@@ -170,6 +180,8 @@ impl ComposeProfile {
                 .effect
                 .filter(|e| e.replayed && exit_code == 0)
                 .map(|_| true),
+            attempt: call.attempt,
+            max_attempts: None,
             tool: self.tool.as_deref().unwrap_or(&self.registry.name),
             elapsed: (!crate::stable::on())
                 .then(|| u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX)),
@@ -321,8 +333,13 @@ impl Profile for ComposeProfile {
                 details: error.details(),
                 retryable: error.retryable(),
                 retry_after_ms: error.retry_after_ms(),
+                retry_strategy: error.retry_strategy().map(|s| s.as_str()),
+                max_retries: error.max_retries(),
             },
-            meta: self.meta(exit),
+            meta: Meta {
+                max_attempts: error.max_retries().map(|n| n.saturating_add(1)),
+                ..self.meta(exit)
+            },
         };
         let json = serde_json::to_vec(&envelope).map_err(io::Error::other)?;
         match self.emit(sinks, json.clone()) {

@@ -51,6 +51,11 @@ struct ErrorLine<'a> {
     retryable: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     retry_after_ms: Option<u64>,
+    /// How to space retries and how many (retryable errors only; see `retry`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    retry_strategy: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_retries: Option<u32>,
     /// When the caller gave a trace id (`PAS_TRACE_ID`): it, and this call's own id.
     #[serde(skip_serializing_if = "Option::is_none")]
     request_id: Option<&'a str>,
@@ -213,6 +218,8 @@ impl Profile for PasProfile {
                 details: error.details(),
                 retryable: error.retryable(),
                 retry_after_ms: error.retry_after_ms(),
+                retry_strategy: error.retry_strategy().map(|s| s.as_str()),
+                max_retries: error.max_retries(),
                 // Only a traced call: an untraced error line stays the same bytes for the
                 // same input (the `pas` profile's determinism).
                 request_id: call

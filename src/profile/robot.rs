@@ -614,6 +614,12 @@ impl Profile for RobotProfile {
         if let Some(after) = error.retry_after_ms() {
             body["retry_after_ms"] = Value::from(after);
         }
+        if let Some(strategy) = error.retry_strategy() {
+            body["retry_strategy"] = Value::from(strategy.as_str());
+        }
+        if let Some(retries) = error.max_retries() {
+            body["max_retries"] = Value::from(retries);
+        }
         if self.streaming {
             // The list's envelope ends as an error: the whole items written stay in `data`.
             self.streaming = false;

@@ -239,6 +239,10 @@ fn command(found: Found, tool_name: &str) -> Command {
         auth: false,
         scopes: Vec::new(),
         untrusted: Vec::new(),
+        timeout: meta.timeout,
+        max_output_bytes: meta.max_output_bytes,
+        max_input_bytes: meta.max_input_bytes,
+        lock: meta.lock,
     }
 }
 

@@ -91,6 +91,14 @@ pub struct CommandMeta {
     pub list_field: Option<String>,
     /// `compact_omit = "a,b"` (robot: fields `--compact` drops).
     pub compact_omit: Vec<String>,
+    /// `timeout = SECONDS`: the most one call may run in machine mode.
+    pub timeout: Option<f64>,
+    /// `max_output_bytes = N`: the most output one call may print in machine mode.
+    pub max_output_bytes: Option<u64>,
+    /// `max_input_bytes = N`: the most the command reads from stdin.
+    pub max_input_bytes: Option<u64>,
+    /// `lock = "name"`: the lock the runtime takes for every call.
+    pub lock: Option<String>,
 }
 
 /// A JSON Schema made only when asked for. Building a type's schema (schemars) is a visible

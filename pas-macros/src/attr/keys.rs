@@ -91,6 +91,10 @@ pub(crate) const COMMAND: &[(&str, &str)] = &[
     ("confirm", "confirm"),
     ("list_field", "list_field = \"candidates\""),
     ("compact_omit", "compact_omit = \"cmd_full,metrics\""),
+    ("timeout", "timeout = 30"),
+    ("max_output_bytes", "max_output_bytes = 65536"),
+    ("max_input_bytes", "max_input_bytes = 65536"),
+    ("lock", "lock = \"deploy\""),
 ];
 
 /// Keys inside `deprecated(...)`.

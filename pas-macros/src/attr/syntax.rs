@@ -233,6 +233,17 @@ impl Entry {
         None
     }
 
+    /// `key = 30` or `key = 2.5`.
+    pub(crate) fn number(&self, usage: &str, ctxt: &Ctxt) -> Option<Lit> {
+        if let Value::Eq(value) = &self.value
+            && let Ok(lit @ (Lit::Int(_) | Lit::Float(_))) = syn::parse2::<Lit>(value.clone())
+        {
+            return Some(lit);
+        }
+        self.expected("a number", usage, ctxt);
+        None
+    }
+
     /// `key` (true) or `key = true|false`.
     pub(crate) fn switch(&self, usage: &str, ctxt: &Ctxt) -> Option<bool> {
         match &self.value {

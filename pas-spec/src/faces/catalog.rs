@@ -74,6 +74,20 @@ pub struct Tool {
     /// Output fields carrying external content, returned apart under `untrusted`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub untrusted_fields: Vec<String>,
+    /// The declared wall-clock limit of one call in machine mode, in milliseconds (absent: the
+    /// runtime's default).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+    /// The declared output cap of one call in machine mode, in bytes (absent: the default).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_output_bytes: Option<u64>,
+    /// The declared cap of what it reads from stdin, in bytes (absent: the runtime's input
+    /// limit); a larger input goes through `--input-file`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_input_bytes: Option<u64>,
+    /// The lock the runtime takes for every call (one call at a time; absent when none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lock: Option<String>,
 }
 
 /// One parameter or flag.
@@ -185,6 +199,14 @@ fn tool_of(registry: &Registry, command: &Command) -> Tool {
         }
         parameters.push(entry);
     }
+    if super::limits::has_input_file(command) {
+        let mut entry = switch(
+            super::limits::INPUT_FILE_FLAG,
+            super::limits::INPUT_FILE_MEANING,
+        );
+        entry.ty = ParamType::String.as_str();
+        parameters.push(entry);
+    }
     let invocation = invocation(registry, command);
     Tool {
         name: command.name.clone(),
@@ -216,6 +238,10 @@ fn tool_of(registry: &Registry, command: &Command) -> Tool {
         },
         required_scopes: command.scopes.clone(),
         untrusted_fields: command.untrusted.clone(),
+        timeout_ms: super::limits::timeout_ms(command),
+        max_output_bytes: command.max_output_bytes,
+        max_input_bytes: command.max_input_bytes,
+        lock: command.lock.clone(),
         command: invocation,
     }
 }

@@ -24,6 +24,10 @@
 //!   `destructive`; `idempotentHint` from the command; `openWorldHint` when the command reaches
 //!   beyond the machine, which the registry shows by a rate limit (a remote service) or by being
 //!   the `sync` or `feedback` verb.
+//! - `_meta`: the tool's version and a hash of the definition, and the command's declared
+//!   limits when it has any (`pas-kit/timeoutMs`, `pas-kit/maxOutputBytes`,
+//!   `pas-kit/maxInputBytes`) and lock (`pas-kit/lock`), so a client can
+//!   size its wait and its context before it calls.
 //!
 //! Tools are sorted by category, then name, like the catalog, so the bytes are stable.
 
@@ -78,6 +82,16 @@ pub const META_TOOL_VERSION: &str = "pas-kit/toolVersion";
 /// The `_meta` key of a digest of the tool's definition (name, schemas, annotations): it
 /// changes exactly when what a client validates against changes.
 pub const META_SCHEMA_HASH: &str = "pas-kit/schemaHash";
+/// The `_meta` key of the command's declared wall-clock limit, in milliseconds (absent when it
+/// declares none).
+pub const META_TIMEOUT_MS: &str = "pas-kit/timeoutMs";
+/// The `_meta` key of the command's declared output cap, in bytes (absent when none).
+pub const META_MAX_OUTPUT_BYTES: &str = "pas-kit/maxOutputBytes";
+/// The `_meta` key of the command's declared cap on its input (the `input` argument), in bytes.
+pub const META_MAX_INPUT_BYTES: &str = "pas-kit/maxInputBytes";
+/// The `_meta` key of the lock the runtime takes for every call of the command: concurrent
+/// calls of commands sharing it fail with `LOCK_HELD` instead of running at once.
+pub const META_LOCK: &str = "pas-kit/lock";
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -101,7 +115,21 @@ fn tool(registry: &Registry, command: &Command) -> Value {
         meta: Value::Null,
     };
     let hash = schema_hash(&tool);
-    tool.meta = json!({ META_SCHEMA_HASH: hash, META_TOOL_VERSION: registry.version });
+    let mut meta = json!({ META_SCHEMA_HASH: hash, META_TOOL_VERSION: registry.version });
+    // The declared limits, for a client to size its own wait and context before it calls.
+    if let Some(ms) = super::limits::timeout_ms(command) {
+        meta[META_TIMEOUT_MS] = json!(ms);
+    }
+    if let Some(bytes) = command.max_output_bytes {
+        meta[META_MAX_OUTPUT_BYTES] = json!(bytes);
+    }
+    if let Some(bytes) = command.max_input_bytes {
+        meta[META_MAX_INPUT_BYTES] = json!(bytes);
+    }
+    if let Some(lock) = &command.lock {
+        meta[META_LOCK] = json!(lock);
+    }
+    tool.meta = meta;
     serde_json::to_value(tool).expect("a tool always serialises")
 }
 

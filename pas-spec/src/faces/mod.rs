@@ -11,6 +11,8 @@
 
 pub mod agent_help;
 pub mod catalog;
+mod limits;
+pub use limits::{INPUT_FILE_FLAG, has_input_file};
 pub mod llm;
 mod llm_layout;
 pub mod mcp;

@@ -214,6 +214,8 @@ pub(crate) fn declared_notes(registry: &Registry, command: &Command) -> Vec<Stri
             command.untrusted.join(", ")
         ));
     }
+    notes.extend(super::limits::note(command));
+    notes.extend(super::limits::lock_note(command));
     notes
 }
 
@@ -235,6 +237,9 @@ pub(crate) fn declared_codes_of(registry: &Registry, command: &Command) -> Vec<&
     };
     if command.needs.iter().any(versioned) {
         names.push(crate::declare::RUNTIME_VERSION);
+    }
+    if command.lock.is_some() && registry.exit_codes.iter().any(|c| c.name == "LOCK_HELD") {
+        names.push("LOCK_HELD");
     }
     names
 }
@@ -314,6 +319,13 @@ pub(crate) fn stdin_text(mode: StdinMode) -> &'static str {
 /// `stdin_body`).
 pub(crate) fn input_text(registry: &Registry, command: &Command) -> String {
     let mut text = stdin_text(command.stdin).to_owned();
+    if super::limits::has_input_file(command) {
+        let _ = write!(
+            text,
+            " `--{} PATH` reads the same input from a file instead (`-`: stdin): use it for large inputs.",
+            super::limits::INPUT_FILE_FLAG
+        );
+    }
     if command.input_schema.is_some() && command.stdin != StdinMode::None {
         let _ = write!(
             text,

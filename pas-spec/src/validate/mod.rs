@@ -17,6 +17,7 @@ mod examples;
 mod exit_codes;
 mod header;
 mod levels;
+mod limits;
 mod names;
 mod order;
 mod parameters;
@@ -47,6 +48,7 @@ pub fn validate(registry: &Registry) -> Vec<Diagnostic> {
     examples::check(&context, &mut report);
     robot::check(&context, &mut report);
     declared::check(&context, &mut report);
+    limits::check(&context, &mut report);
     let mut diagnostics = report.into_diagnostics();
     order::sort(registry, &mut diagnostics);
     diagnostics

@@ -76,6 +76,10 @@ impl Node {
                 ("deprecated", Node::Deprecation),
                 ("dryRun", OPAQUE),
                 ("paging", Node::Paging),
+                ("timeout", OPAQUE),
+                ("maxOutputBytes", OPAQUE),
+                ("maxInputBytes", OPAQUE),
+                ("lock", OPAQUE),
             ],
             Node::Parameter => &[
                 ("name", OPAQUE),
