@@ -5,8 +5,9 @@
 //! after that delay each time (`linear_backoff`), any other transient one with a doubling wait
 //! (`exponential_backoff`); at most [`DEFAULT_MAX_RETRIES`] times. A handler that knows better
 //! says so ([`crate::Error::with_retry_strategy`], [`crate::Error::with_max_retries`]). A
-//! caller that retries may say which attempt this is (`PAS_ATTEMPT`, from 1): compose `meta`
-//! and the `PAS_META` line echo it as `attempt`, with `max_attempts` on a retryable error.
+//! caller that retries may say which attempt this is (`PAS_ATTEMPT`, from 1): compose `meta`,
+//! the robot envelope and the `PAS_META` line echo it as `attempt` (compose adds `maxAttempts` on
+//! a retryable error).
 
 /// How many times a retryable error suggests retrying when its handler does not say.
 pub const DEFAULT_MAX_RETRIES: u32 = 3;

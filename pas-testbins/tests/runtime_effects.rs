@@ -325,3 +325,25 @@ fn the_faces_tell_of_cleanup_where_side_effects_are_declared() {
         "{llm}"
     );
 }
+
+/// Failure mode 19 in the robot profile: a retrying caller's attempt (`PAS_ATTEMPT`) comes back
+/// in the envelope's own fields, on a success as on an error; none when the caller gives none.
+#[test]
+fn the_robot_envelope_echoes_the_callers_attempt() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pas-effects-demo"));
+    cmd.args(["add", "milk"])
+        .env("EFFECTS_DIR", dir.path())
+        .env("EFFECTS_PROFILE", "robot")
+        .env("XDG_STATE_HOME", dir.path().join("state"))
+        .env("HOME", dir.path().join("home"))
+        .env("PAS_ATTEMPT", "2")
+        .env_remove("PAS_AGENT")
+        .stdin(Stdio::null());
+    let out = cmd.output().unwrap();
+    let envelope = json(&out.stdout);
+    assert_eq!(envelope["status"], "success", "{envelope}");
+    assert_eq!(envelope["attempt"], 2, "{envelope}");
+    let out = shopping(dir.path(), "robot", &["add", "bread"]);
+    assert_eq!(json(&out.stdout).get("attempt"), None);
+}

@@ -211,6 +211,10 @@ impl RobotProfile {
             Value::from(u64::try_from(elapsed).unwrap_or(u64::MAX)),
         );
         head.insert("status".into(), Value::from(status));
+        // A retrying caller's attempt number (`PAS_ATTEMPT`), echoed (failure mode 19).
+        if let Some(attempt) = crate::retry::attempt() {
+            head.insert("attempt".into(), Value::from(attempt));
+        }
         if let Some(effect) = self.effect.filter(|_| status != "error") {
             for (key, value) in effect.entries() {
                 head.insert(key.into(), value);
