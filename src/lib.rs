@@ -401,6 +401,7 @@ pub mod lock;
 pub mod mcp;
 mod meta_line;
 pub mod net;
+mod object_cut;
 mod output_id;
 pub mod output_limit;
 mod page_limit;

@@ -5,7 +5,8 @@
 //! In machine mode a call's streamed output is capped at [`DEFAULT_BYTES`] unless
 //! `PAS_OUTPUT_LIMIT` (bytes; 0: no cap) says otherwise; people get a cap only when they set
 //! it. A Markdown document past the cap is cut at a line and ends with a marker line. One
-//! object is never cut (half a JSON value is worse than a large one).
+//! object stays whole JSON (half a value is worse than a large one): its longest strings are
+//! shortened to fit and it is marked `"_truncated": true` (`crate::object_cut`).
 //!
 //! A command may declare its own cap (`maxOutputBytes` in the spec, `max_output_bytes = N` in
 //! the derive): in machine mode it replaces the default, and the caller's `PAS_OUTPUT_LIMIT`

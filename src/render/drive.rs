@@ -37,6 +37,14 @@ pub(crate) fn reply(shared: &Arc<Shared>, reply: Reply) -> Result<(), Stop> {
                     *text = output.redactor.text(text);
                 }
             }
+            // One object past the cap keeps its shape; its longest strings are shortened (43).
+            if let Some(cap) = crate::output_limit::limit(shared.agent)
+                && let Ok(json) = &mut object.json
+                && let Some((cut, kept)) = crate::object_cut::cut(json, cap)
+            {
+                *json = cut;
+                truncated(shared, output, kept, None)?;
+            }
             Ok(output.profile.object(&mut output.sinks, &object)?)
         }
         Body::Document(markdown) => {
