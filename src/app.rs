@@ -535,6 +535,10 @@ impl App {
                 let _ = output.profile.warning(&mut output.sinks, &warning);
             }
         }
+        // What an agent hallucinates in ids, names and paths (34, 35), in machine mode.
+        if shared.agent {
+            crate::declared::harden(registry, command, leaf).map_err(Stop::Failed)?;
+        }
         // What the spec declares (value constraints, requirements, credentials), before the handler.
         crate::declared::check(registry, command, leaf).map_err(Stop::Failed)?;
         // Zero interactivity: fail before the handler runs rather than wait on a terminal.
