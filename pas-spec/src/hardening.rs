@@ -144,7 +144,10 @@ fn first_pattern(value: &str) -> Option<(&'static str, &'static str)> {
 
 fn fix(pattern: &str, value: &str) -> String {
     match pattern {
-        "control_character" => value.chars().filter(|c| !is_control(*c)).collect::<String>(),
+        "control_character" => value
+            .chars()
+            .filter(|c| !is_control(*c))
+            .collect::<String>(),
         "percent_encoding" | "double_percent_encoding" => percent_decoded(value),
         "query_string" => value[..value.find('?').unwrap_or(value.len())].to_owned(),
         "fragment" => value[..value.find('#').unwrap_or(value.len())].to_owned(),
@@ -227,7 +230,11 @@ mod tests {
 
     fn refused(value: &str) -> (&'static str, String) {
         let refusal = refuse(value).unwrap_or_else(|| panic!("{value:?} passes"));
-        assert_eq!(refuse(&refusal.corrected), None, "the correction of {value:?} passes");
+        assert_eq!(
+            refuse(&refusal.corrected),
+            None,
+            "the correction of {value:?} passes"
+        );
         (refusal.pattern, refusal.corrected)
     }
 
@@ -235,11 +242,23 @@ mod tests {
     fn every_axis_5_pattern_is_refused_with_the_value_meant() {
         let cases = [
             ("acme%2Fwidgets", "percent_encoding", "acme/widgets"),
-            ("acme%252Fwidgets", "double_percent_encoding", "acme/widgets"),
+            (
+                "acme%252Fwidgets",
+                "double_percent_encoding",
+                "acme/widgets",
+            ),
             ("users?active=true", "query_string", "users"),
             ("repos/main#readme", "fragment", "repos/main"),
-            ("../../etc/cron.d/backdoor", "path_traversal", "etc/cron.d/backdoor"),
-            ("/srv/data/../../etc/passwd", "path_traversal", "/srv/data/etc/passwd"),
+            (
+                "../../etc/cron.d/backdoor",
+                "path_traversal",
+                "etc/cron.d/backdoor",
+            ),
+            (
+                "/srv/data/../../etc/passwd",
+                "path_traversal",
+                "/srv/data/etc/passwd",
+            ),
             ("a/./b", "path_traversal", "a/b"),
             ("..\\..\\windows", "path_traversal", "windows"),
             ("..%2F..%2Fetc", "percent_encoding", "etc"),
@@ -286,10 +305,26 @@ mod tests {
 
     #[test]
     fn names_of_things_are_hardened_unless_declared_otherwise() {
-        for name in ["id", "user-id", "name", "path", "output-file", "files", "dir", "slug"] {
+        for name in [
+            "id",
+            "user-id",
+            "name",
+            "path",
+            "output-file",
+            "files",
+            "dir",
+            "slug",
+        ] {
             assert!(is_hardened(&param(name)), "{name}");
         }
-        for name in ["title", "message", "query", "url", "limit", "filename-pattern"] {
+        for name in [
+            "title",
+            "message",
+            "query",
+            "url",
+            "limit",
+            "filename-pattern",
+        ] {
             assert!(!is_hardened(&param(name)), "{name}");
         }
         let mut off = param("id");

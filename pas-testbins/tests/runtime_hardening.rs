@@ -114,7 +114,11 @@ fn control_characters_fragments_and_double_encoding_are_refused() {
     for (value, pattern, corrected) in [
         ("p1\n", "control_character", "p1"),
         ("repos/main#readme", "fragment", "repos/main"),
-        ("acme%252Fwidgets", "double_percent_encoding", "acme/widgets"),
+        (
+            "acme%252Fwidgets",
+            "double_percent_encoding",
+            "acme/widgets",
+        ),
         ("$(whoami)", "shell_metacharacter", "(whoami)"),
     ] {
         let error = refused(&hard(&["--agent", "project", "get", value]));
@@ -153,9 +157,12 @@ fn a_person_s_call_is_not_checked() {
 
 #[test]
 fn the_compose_profile_refuses_in_its_envelope() {
-    let out = tool("hardening-compose.yaml", &["project", "get", "acme%2Fwidgets"])
-        .output()
-        .unwrap();
+    let out = tool(
+        "hardening-compose.yaml",
+        &["project", "get", "acme%2Fwidgets"],
+    )
+    .output()
+    .unwrap();
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(envelope["ok"], false);
@@ -246,6 +253,10 @@ fn every_face_names_the_hardened_parameters() {
             .filter(|l| l.contains(pas::spec::hardening::FACE_WORDS))
             .collect();
         assert_eq!(lines.len(), 4, "{face}");
-        assert!(!lines.iter().any(|l| l.contains("label-id") || l.contains("title")));
+        assert!(
+            !lines
+                .iter()
+                .any(|l| l.contains("label-id") || l.contains("title"))
+        );
     }
 }
