@@ -229,6 +229,12 @@ impl App {
         panics::install(pre.agent);
 
         let mut redactor = Redactor::new(&self.registry);
+        // Undeclared tokens are masked for agents (59): machine mode, compose, robot and MCP.
+        redactor.set_masking(
+            pre.agent
+                || self.registry.profile != pas_spec::Profile::Pas
+                || crate::mcp::wants(&self.registry, &pre.argv),
+        );
         // argv as given: a runtime flag may have taken a secret flag for its value
         // (`--config --token X`), and X must still be known as a secret.
         redactor.scan_argv(&raw);

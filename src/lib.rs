@@ -378,6 +378,7 @@ mod declared;
 mod descendants;
 mod doc_commands;
 mod ending;
+mod entropy;
 mod error;
 pub mod faces;
 mod features;
