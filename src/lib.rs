@@ -385,6 +385,7 @@ mod features;
 mod fields;
 mod forgiving_json;
 mod handler_args;
+mod injection;
 pub mod input;
 mod items;
 pub mod level;
