@@ -54,15 +54,21 @@ fn is_token_byte(b: u8) -> bool {
 /// Whether `bytes` hold a run of at least 20 token characters: the cheap test before any
 /// parsing (a JWT or a prefixed key is at least that long).
 pub(crate) fn may_hold_token(bytes: &[u8]) -> bool {
-    let mut run = 0;
-    for &b in bytes {
-        if is_token_byte(b) {
-            run += 1;
-            if run >= 20 {
-                return true;
-            }
-        } else {
-            run = 0;
+    const RUN: usize = 20;
+    // A run of RUN starting at or after `start` covers `start + RUN - 1`: when that byte is
+    // not a token byte, no such run starts before it, so the search jumps past it. JSON's
+    // quotes, colons and commas make most items cost a few reads.
+    let mut start = 0;
+    while start + RUN <= bytes.len() {
+        let last = start + RUN - 1;
+        if !is_token_byte(bytes[last]) {
+            start = last + 1;
+            continue;
+        }
+        // Walk back from `last` to the first non-token byte of the window.
+        match (start..last).rev().find(|&i| !is_token_byte(bytes[i])) {
+            None => return true,
+            Some(gap) => start = gap + 1,
         }
     }
     false
@@ -251,6 +257,17 @@ mod tests {
     use super::*;
 
     const JWT: &str = "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1c2VyXzEyMyIsImlhdCI6MTcxMDAwMDAwMCwiZXhwIjoxNzEwMDAzNjAwfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
+
+    #[test]
+    fn the_quick_test_finds_runs_of_twenty_and_no_shorter() {
+        assert!(may_hold_token(b"ab:cdefghijklmnopqrstuvw"));
+        assert!(!may_hold_token(b"ab:cdefghijklmnopqrstu,x"));
+        assert!(may_hold_token(&[b'a'; 20]));
+        assert!(!may_hold_token(&[b'a'; 19]));
+        assert!(!may_hold_token(
+            br#"{"id":0,"name":"item-0","tags":["a","b"]}"#
+        ));
+    }
 
     #[test]
     fn a_jwt_becomes_its_subject_and_expiry() {

@@ -50,7 +50,16 @@ pub(crate) fn checking() -> bool {
 
 /// The first phrase `bytes` hold, if any.
 pub(crate) fn suspect(bytes: &[u8]) -> Option<&'static str> {
+    // Every phrase holds a space or starts with `<`: most items hold neither, and cost one
+    // pass that compares each byte with two constants.
+    if !bytes.iter().any(|&b| b == b' ' || b == b'<') {
+        return None;
+    }
     for (at, byte) in bytes.iter().enumerate() {
+        // A phrase starts a word.
+        if at > 0 && bytes[at - 1].is_ascii_alphanumeric() {
+            continue;
+        }
         let first = byte.to_ascii_lowercase();
         if !matches!(first, b'i' | b'd' | b'f' | b'n' | b'y' | b's' | b'<') {
             continue;
