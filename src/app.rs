@@ -256,6 +256,12 @@ impl App {
         panics::install(pre.agent);
 
         let mut redactor = Redactor::new(&self.registry);
+        // Undeclared tokens are masked for agents (59): machine mode, compose, robot and MCP.
+        redactor.set_masking(
+            pre.agent
+                || self.registry.profile != pas_spec::Profile::Pas
+                || crate::mcp::wants(&self.registry, &pre.argv),
+        );
         // argv as given: a runtime flag may have taken a secret flag for its value
         // (`--config --token X`), and X must still be known as a secret.
         redactor.scan_argv(&raw);
@@ -621,6 +627,10 @@ impl App {
             for warning in crate::robot::prepare::deprecations(command, argv) {
                 let _ = output.profile.warning(&mut output.sinks, &warning);
             }
+        }
+        // What an agent hallucinates in ids, names and paths (34, 35), in machine mode.
+        if shared.agent {
+            crate::declared::harden(registry, command, leaf).map_err(Stop::Failed)?;
         }
         // What the spec declares (value constraints, requirements, credentials), before the handler.
         crate::declared::check(registry, command, leaf).map_err(Stop::Failed)?;

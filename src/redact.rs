@@ -65,6 +65,8 @@ pub(crate) struct Redactor {
     values: Vec<String>,
     /// Where a secret too short to redact safely came from (`--token`, `$TOKEN`, ...).
     too_short: Option<String>,
+    /// Whether undeclared high-entropy tokens are masked too (failure mode 59, `entropy`).
+    mask_tokens: bool,
 }
 
 impl Redactor {
@@ -98,6 +100,11 @@ impl Redactor {
             .known_longs
             .extend(RUNTIME_LONGS.iter().map(|l| (*l).to_owned()));
         redactor
+    }
+
+    /// Masks undeclared high-entropy tokens as well (machine mode, unless `PAS_UNMASK=1`).
+    pub(crate) fn set_masking(&mut self, on: bool) {
+        self.mask_tokens = on && crate::entropy::masking();
     }
 
     /// Adds a secret value; one too short to redact is remembered as a refusal instead.
@@ -261,12 +268,21 @@ impl Redactor {
                 out = replaced;
             }
         }
+        if self.mask_tokens
+            && let Some(masked) = crate::entropy::mask_text(&out)
+        {
+            out = masked;
+        }
         out
     }
 
     fn in_place(&self, text: &mut String) {
         if self.values.iter().any(|v| text.contains(v.as_str())) {
             *text = self.text(text);
+        } else if self.mask_tokens
+            && let Some(masked) = crate::entropy::mask_text(text)
+        {
+            *text = masked;
         }
     }
 
@@ -279,9 +295,9 @@ impl Redactor {
         }
     }
 
-    /// Whether any secret value is known (else scrubbing has nothing to do).
+    /// Whether any secret value is known or tokens are masked (else scrubbing has nothing to do).
     pub(crate) fn has_values(&self) -> bool {
-        !self.values.is_empty()
+        !self.values.is_empty() || self.mask_tokens
     }
 
     /// Successful output scrubbed of secrets (failure mode 59): `bytes` (compact JSON when
@@ -292,19 +308,27 @@ impl Redactor {
             .values
             .iter()
             .any(|v| !v.is_empty() && bytes.windows(v.len()).any(|w| w == v.as_bytes()));
-        if !found {
+        // A high-entropy token (failure mode 59): one pass over the bytes before any parsing.
+        let token = self.mask_tokens && crate::entropy::may_hold_token(bytes);
+        if !found && !token {
             return None;
         }
         if json && let Ok(mut value) = serde_json::from_slice::<Value>(bytes) {
-            self.json(&mut value);
+            if found {
+                self.json(&mut value);
+            } else if !crate::entropy::mask_json(&mut value) {
+                return None;
+            }
             return serde_json::to_vec(&value).ok();
         }
-        Some(self.text(&String::from_utf8_lossy(bytes)).into_bytes())
+        let text = String::from_utf8_lossy(bytes);
+        let clean = self.text(&text);
+        (found || clean != text).then(|| clean.into_bytes())
     }
 
     /// Scrubs an error's message, suggestion and details.
     pub(crate) fn error(&self, error: &mut Error) {
-        if self.values.is_empty() {
+        if self.values.is_empty() && !self.mask_tokens {
             return;
         }
         let (message, suggestion, details) = error.texts_mut();
@@ -484,6 +508,7 @@ mod tests {
             known_longs: vec!["--token".into(), "--api-key".into(), "--tokens".into()],
             values: Vec::new(),
             too_short: None,
+            mask_tokens: false,
         }
     }
 

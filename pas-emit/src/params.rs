@@ -98,8 +98,13 @@ pub(crate) fn field(param: &Parameter, global: bool) -> TokenStream {
         args.push(quote!(hide_env_values = true));
         args.push(quote!(hide_default_value = true));
     }
+    // The spec's `agentHardening`, as the derive declares it.
+    let hardening = param
+        .agent_hardening
+        .map(|on| quote!(#[agent(hardening = #on)]));
     quote! {
         #[arg(#(#args),*)]
+        #hardening
         pub #ident: #ty
     }
 }

@@ -33,6 +33,8 @@ pub(crate) struct Field<'a> {
     pub role: FieldRole,
     /// `#[agent(secret)]`: a secret whatever clap says of its environment variable.
     pub secret: bool,
+    /// `#[agent(hardening = false)]` (or `hardening`): the spec's `agentHardening`.
+    pub hardening: Option<bool>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -99,7 +101,7 @@ fn fields<'a>(fields: &'a Fields, ctxt: &Ctxt) -> Vec<Field<'a>> {
     fields
         .iter()
         .filter_map(|field| {
-            let secret = attr::field(&field.attrs, ctxt);
+            let (secret, hardening) = attr::field(&field.attrs, ctxt);
             // Unnamed fields have no clap id of their own (clap rejects them outside variants).
             let ident = field.ident.as_ref()?;
             let role = if attr::clap_word(&field.attrs, "subcommand") {
@@ -114,6 +116,7 @@ fn fields<'a>(fields: &'a Fields, ctxt: &Ctxt) -> Vec<Field<'a>> {
                 ty: &field.ty,
                 role,
                 secret,
+                hardening,
             })
         })
         .collect()

@@ -199,23 +199,28 @@ pub(crate) fn variant(attrs: &[Attribute], ctxt: &Ctxt) -> CommandAttrs {
     command_entries(entries, Scope::Variant, ctxt)
 }
 
-/// Fields take one `#[agent]` key, `secret`: a flag-only secret (no environment variable to
-/// hide, so clap's `hide_env_values` cannot say it). Everything else about a parameter is
-/// clap's. Returns whether the field is marked secret.
-pub(crate) fn field(attrs: &[Attribute], ctxt: &Ctxt) -> bool {
+/// Fields take two `#[agent]` keys: `secret`, a flag-only secret (no environment variable to
+/// hide, so clap's `hide_env_values` cannot say it), and `hardening` (`= false`), the spec's
+/// `agentHardening`. Everything else about a parameter is clap's. Returns whether the field is
+/// marked secret, and its declared hardening.
+pub(crate) fn field(attrs: &[Attribute], ctxt: &Ctxt) -> (bool, Option<bool>) {
     let mut secret = false;
+    let mut hardening = None;
     for attr in agent_attrs(attrs) {
         for entry in attribute_entries(attr, ctxt) {
             match (entry.key.to_string().as_str(), &entry.value) {
                 ("secret", syntax::Value::Bare) => secret = true,
+                ("hardening", _) => {
+                    hardening = entry.switch("hardening = false", ctxt).or(hardening);
+                }
                 _ => ctxt.spanned(
                     &entry.key,
-                    "`#[agent(...)]` on a field takes only `secret` (a secret without an environment variable); a parameter's name, type, help, default and env come from clap's `#[arg(...)]` (`env = \"TOKEN\", hide_env_values = true` marks a secret read from the environment)",
+                    "`#[agent(...)]` on a field takes only `secret` (a secret without an environment variable) and `hardening` (`hardening = false` for free text in a field named like an id, a name or a path; `hardening` for another); a parameter's name, type, help, default and env come from clap's `#[arg(...)]` (`env = \"TOKEN\", hide_env_values = true` marks a secret read from the environment)",
                 ),
             }
         }
     }
-    secret
+    (secret, hardening)
 }
 
 fn command_entries(entries: Vec<Entry>, scope: Scope, ctxt: &Ctxt) -> CommandAttrs {

@@ -256,10 +256,15 @@ fn field_schemas(fields: &[Field], payload: Option<&Type>) -> TokenStream {
             FieldRole::Arg => {
                 let id = field.ident.unraw().to_string();
                 let secret = field.secret;
+                let hardening = match field.hardening {
+                    Some(on) => quote!(::std::option::Option::Some(#on)),
+                    None => quote!(::std::option::Option::None),
+                };
                 pushes.push(quote! {
                     fields.push(::pas::tool::FieldSchema {
                         id: #id,
                         secret: #secret,
+                        hardening: #hardening,
                         schema: {
                             use ::pas::__private::{JsonSchemaOf as _, NoJsonSchema as _};
                             (&::pas::__private::Probe::<#ty>::new()).json_schema()

@@ -60,6 +60,7 @@ pub mod codes;
 pub mod declare;
 pub mod diagnostic;
 pub mod faces;
+pub mod hardening;
 mod json_order;
 #[cfg(feature = "load")]
 pub mod load;

@@ -522,6 +522,12 @@ pub struct Parameter {
     /// Other parameters (by name) that must not be given together with this one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conflicts: Vec<String>,
+    /// Whether the runtime refuses the spellings agents hallucinate in this parameter's values
+    /// (`..`, `%XX`, `?`, `#`, shell metacharacters, control characters, `null`; see
+    /// [`crate::hardening`]) in machine mode. Absent: on for a string parameter named like an
+    /// id, a name or a path (`id`, `user-id`, `name`, `path`, `files`, ...), off otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_hardening: Option<bool>,
 }
 
 /// How a parameter is given on the command line.

@@ -313,6 +313,9 @@ fn parameter(name: &str) -> Parameter {
         pattern: None,
         requires: Vec::new(),
         conflicts: Vec::new(),
+        // A verb's paths get the resource-path rules (`ResourcePath`); its local paths are
+        // the caller's own files, which PAS lets them name as they like.
+        agent_hardening: Some(false),
     }
 }
 

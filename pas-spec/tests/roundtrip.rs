@@ -190,6 +190,7 @@ fn hard_registry(strings: &[&str]) -> Registry {
             pattern: None,
             requires: Vec::new(),
             conflicts: Vec::new(),
+            agent_hardening: None,
         })
         .collect();
     let command = Command {

@@ -5,6 +5,7 @@
 
 mod auth;
 mod constraints;
+mod hardening;
 mod requirements;
 mod untrusted;
 mod versions;
@@ -15,6 +16,7 @@ use pas_spec::{Command, Registry};
 use crate::error::Error;
 
 pub(crate) use auth::decorate as decorate_error;
+pub(crate) use hardening::check as harden;
 pub(crate) use requirements::health_entries;
 pub(crate) use untrusted::separate as separate_untrusted;
 

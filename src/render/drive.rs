@@ -37,6 +37,17 @@ pub(crate) fn reply(shared: &Arc<Shared>, reply: Reply) -> Result<(), Stop> {
                     *text = output.redactor.text(text);
                 }
             }
+            // Text addressed to an agent, declared untrusted or not (failure mode 25).
+            if let Ok(json) = &object.json
+                && crate::injection::checking()
+                && let Some(phrase) = crate::injection::suspect(json)
+            {
+                warn(
+                    shared,
+                    output,
+                    crate::injection::warning(phrase, Some(json)),
+                )?;
+            }
             // One object past the cap keeps its shape; its longest strings are shortened (43).
             if let Some(cap) = crate::output_limit::limit(shared.agent)
                 && let Ok(json) = &mut object.json
@@ -56,6 +67,11 @@ pub(crate) fn reply(shared: &Arc<Shared>, reply: Reply) -> Result<(), Stop> {
                 true => output.redactor.text(&markdown),
                 false => markdown,
             };
+            if crate::injection::checking()
+                && let Some(phrase) = crate::injection::suspect(markdown.as_bytes())
+            {
+                warn(shared, output, crate::injection::warning(phrase, None))?;
+            }
             if let Some((cut, kept)) = cut {
                 truncated(shared, output, kept, None)?;
                 return Ok(output.profile.document(&mut output.sinks, &cut)?);
@@ -95,6 +111,7 @@ fn stream(shared: &Arc<Shared>, mut stream: Stream) -> Result<(), Stop> {
     // The output cap (failure mode 43): the stream stops at the last whole item under it.
     let mut cap = Cap {
         limit: crate::output_limit::limit(shared.agent),
+        inspect: crate::injection::checking(),
         ..Cap::default()
     };
     // The secrets to keep out of the items, when the call knows any (a copy: items are made
@@ -123,6 +140,9 @@ fn stream(shared: &Arc<Shared>, mut stream: Stream) -> Result<(), Stop> {
     }
     if cap.cut && result.is_ok() {
         truncated(shared, output, cap.bytes, Some(cap.items))?;
+    }
+    if let Some(warning) = cap.suspected.take() {
+        warn(shared, output, warning)?;
     }
     let ended = output
         .profile
@@ -271,17 +291,28 @@ struct Cap {
     cut: bool,
     secrets: Option<crate::redact::Redactor>,
     json: bool,
+    /// Whether items are checked for text addressed to an agent (failure mode 25), and the
+    /// warning for the first item that holds some.
+    inspect: bool,
+    suspected: Option<crate::robot::Warning>,
 }
 
 impl Cap {
     /// Replaces the secrets in the item that starts at `from` in `buf`.
     #[inline]
-    fn scrub(&self, buf: &mut Vec<u8>, from: usize) {
+    fn scrub(&mut self, buf: &mut Vec<u8>, from: usize) {
         if let Some(secrets) = &self.secrets
             && let Some(clean) = secrets.output(&buf[from..], self.json)
         {
             buf.truncate(from);
             buf.extend_from_slice(&clean);
+        }
+        if self.inspect
+            && self.suspected.is_none()
+            && let Some(phrase) = crate::injection::suspect(&buf[from..])
+        {
+            let json = self.json.then_some(&buf[from..]);
+            self.suspected = Some(crate::injection::warning(phrase, json));
         }
     }
 
@@ -300,6 +331,19 @@ impl Cap {
         self.items += 1;
         true
     }
+}
+
+/// A warning about the output, where the profile shows warnings.
+fn warn(
+    shared: &Shared,
+    output: &mut crate::ending::Output,
+    warning: crate::robot::Warning,
+) -> Result<(), Stop> {
+    match &shared.robot {
+        Some(state) => state.lock().warnings.push(warning),
+        None => output.profile.warning(&mut output.sinks, &warning)?,
+    }
+    Ok(())
 }
 
 /// Says that the output was cut after `kept` bytes: the profile's marker (compose's

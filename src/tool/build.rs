@@ -257,6 +257,7 @@ fn parameters(cmd: &clap::Command, fields: &[FieldSchema], meta: &CommandMeta) -
             let field = fields.iter().find(|f| f.id == arg.get_id().as_str());
             let mut parameter = params::parameter(arg, field.and_then(|f| f.schema.as_ref()));
             parameter.secret |= field.is_some_and(|f| f.secret);
+            parameter.agent_hardening = field.and_then(|f| f.hardening);
             // clap's `conflicts_with` is the spec's `conflicts` (clap enforces it as well).
             parameter.conflicts = cmd
                 .get_arg_conflicts_with(arg)

@@ -194,4 +194,7 @@ pub struct FieldSchema {
     pub schema: Option<Value>,
     /// `#[agent(secret)]`: a secret even without `hide_env_values` (a flag-only secret).
     pub secret: bool,
+    /// `#[agent(hardening = false)]` or `#[agent(hardening)]`: the parameter's declared
+    /// `agentHardening` (absent: by its name, see `pas::spec::hardening`).
+    pub hardening: Option<bool>,
 }

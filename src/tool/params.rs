@@ -115,6 +115,7 @@ pub(crate) fn parameter(arg: &Arg, schema: Option<&Value>) -> Parameter {
         pattern: None,
         requires: Vec::new(),
         conflicts: Vec::new(),
+        agent_hardening: None,
     }
 }
 

@@ -125,6 +125,11 @@ pub struct Param {
     /// Parameters that must not be given with this one.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub conflicts: Vec<String>,
+    /// Machine-mode calls refuse the spellings agents hallucinate in its values (`%XX`, `?`,
+    /// `#`, `..`, shell metacharacters, control characters, `null`): see
+    /// [`crate::hardening`].
+    #[serde(rename = "agentHardening", skip_serializing_if = "std::ops::Not::not")]
+    pub agent_hardening: bool,
 }
 
 /// The catalog of a registry: declared commands and the level 3/4 verbs synthesised from its
@@ -292,6 +297,7 @@ fn param(p: &Parameter) -> Param {
         constraints: crate::declare::schema_keywords(p),
         requires: p.requires.clone(),
         conflicts: p.conflicts.clone(),
+        agent_hardening: crate::hardening::is_hardened(p),
     }
 }
 
@@ -308,6 +314,7 @@ fn switch(name: &str, description: &str) -> Param {
         constraints: Map::new(),
         requires: Vec::new(),
         conflicts: Vec::new(),
+        agent_hardening: false,
     }
 }
 

@@ -302,6 +302,15 @@ fn parameter_schema(param: &Parameter) -> Value {
         }
         description.push_str(&format!("Not with {}.", names.join(", ")));
     }
+    if crate::hardening::is_hardened(param) {
+        if !description.is_empty() {
+            description.push(' ');
+        }
+        // "Literal (refuses ...)": the agent-help words, as a sentence.
+        description.push('L');
+        description.push_str(&crate::hardening::FACE_WORDS[1..]);
+        description.push('.');
+    }
     if !description.is_empty() {
         schema.insert("description".into(), description.into());
     }

@@ -107,6 +107,9 @@ pub(crate) fn param_facts(param: &Parameter) -> String {
         facts.push("secret (redacted in errors and logs)".to_owned());
     }
     facts.extend(crate::declare::constraint_words(param, &[]));
+    if crate::hardening::is_hardened(param) {
+        facts.push(crate::hardening::FACE_WORDS.to_owned());
+    }
     let mut text = facts.join(", ");
     text.push('.');
     if !param.description.is_empty() {

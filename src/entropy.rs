@@ -1,0 +1,361 @@
+//! High-entropy tokens out of what an agent reads (CLI Agent Spec 59): a JWT, an API key or a
+//! long base64 blob costs hundreds of tokens and tells the agent nothing. Every call's output
+//! (objects, documents, stream items) and errors are scanned, and each such token is replaced
+//! by a short summary of what it is: `[JWT sub=user_123 exp=2024-03-11T15:00:00Z]`,
+//! `[API key ghp_abcd...]`, `[high-entropy string, 88 chars: Zm9vYmFy...]`. `PAS_UNMASK=1`
+//! shows them as they are, for the call that needs the raw value.
+//!
+//! What is never masked, since an agent needs it verbatim for its next call: ids and hashes
+//! (hex, UUIDs: one case of letters), words, paths and anything shorter than 40 characters
+//! unless it is a JWT or starts with a known credential prefix.
+//!
+//! The scan is one pass over the bytes looking for a run of 20 token characters; output
+//! without one (almost all output) is left as it is, unparsed.
+
+use serde_json::Value;
+
+/// The variable that turns masking off for a call (`PAS_UNMASK=1`).
+pub const UNMASK_ENV: &str = "PAS_UNMASK";
+
+/// Whether this call masks tokens (`PAS_UNMASK` unset, empty or `0`).
+pub(crate) fn masking() -> bool {
+    !crate::argv::env_enables(std::env::var_os(UNMASK_ENV).as_deref())
+}
+
+/// Credential prefixes whose tokens are masked from 16 characters after the prefix.
+const PREFIXES: &[&str] = &[
+    "sk-",
+    "sk_live_",
+    "sk_test_",
+    "rk_live_",
+    "pk_live_",
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
+    "github_pat_",
+    "glpat-",
+    "xoxb-",
+    "xoxp-",
+    "xoxa-",
+    "xapp-",
+    "AKIA",
+    "ASIA",
+    "AIza",
+    "npm_",
+    "hf_",
+];
+
+fn is_token_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'_' | b'-' | b'.')
+}
+
+/// Whether `bytes` hold a run of at least 20 token characters: the cheap test before any
+/// parsing (a JWT or a prefixed key is at least that long).
+pub(crate) fn may_hold_token(bytes: &[u8]) -> bool {
+    const RUN: usize = 20;
+    // A run of RUN starting at or after `start` covers `start + RUN - 1`: when that byte is
+    // not a token byte, no such run starts before it, so the search jumps past it. JSON's
+    // quotes, colons and commas make most items cost a few reads.
+    let mut start = 0;
+    while start + RUN <= bytes.len() {
+        let last = start + RUN - 1;
+        if !is_token_byte(bytes[last]) {
+            start = last + 1;
+            continue;
+        }
+        // Walk back from `last` to the first non-token byte of the window.
+        match (start..last).rev().find(|&i| !is_token_byte(bytes[i])) {
+            None => return true,
+            Some(gap) => start = gap + 1,
+        }
+    }
+    false
+}
+
+/// `text` with every high-entropy token replaced by its summary, or `None` when it has none.
+pub(crate) fn mask_text(text: &str) -> Option<String> {
+    if !may_hold_token(text.as_bytes()) {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut changed = false;
+    let mut rest = text;
+    while let Some(start) = rest.find(|c: char| c.is_ascii() && is_token_byte(c as u8)) {
+        out.push_str(&rest[..start]);
+        rest = &rest[start..];
+        let end = rest
+            .find(|c: char| !(c.is_ascii() && is_token_byte(c as u8)))
+            .unwrap_or(rest.len());
+        let run = &rest[..end];
+        match summary(run) {
+            Some(masked) => {
+                out.push_str(&masked);
+                changed = true;
+            }
+            None => out.push_str(run),
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    changed.then_some(out)
+}
+
+/// Masks every string in `value`; whether any changed.
+pub(crate) fn mask_json(value: &mut Value) -> bool {
+    match value {
+        Value::String(text) => match mask_text(text) {
+            Some(masked) => {
+                *text = masked;
+                true
+            }
+            None => false,
+        },
+        Value::Array(items) => items.iter_mut().fold(false, |any, v| mask_json(v) | any),
+        Value::Object(map) => map.values_mut().fold(false, |any, v| mask_json(v) | any),
+        _ => false,
+    }
+}
+
+/// The summary of one run of token characters, when it is a token to mask. A run may end in
+/// sentence punctuation (`... key sk-abc.`): the trailing dots stay outside.
+fn summary(run: &str) -> Option<String> {
+    let trimmed = run.trim_end_matches('.');
+    let tail = &run[trimmed.len()..];
+    let masked = if let Some(jwt) = jwt(trimmed) {
+        jwt
+    } else if let Some(prefix) = PREFIXES.iter().find(|p| is_prefixed_key(trimmed, p)) {
+        let shown: String = trimmed.chars().take(prefix.len() + 4).collect();
+        format!("[API key {shown}...]")
+    } else {
+        // A run joined by dots (`a.b.c`) is judged piece by piece.
+        let mut pieces = Vec::new();
+        let mut any = false;
+        for piece in trimmed.split('.') {
+            if is_high_entropy(piece) {
+                let shown: String = piece.chars().take(8).collect();
+                pieces.push(format!(
+                    "[high-entropy string, {} chars: {shown}...]",
+                    piece.len()
+                ));
+                any = true;
+            } else {
+                pieces.push(piece.to_owned());
+            }
+        }
+        if !any {
+            return None;
+        }
+        pieces.join(".")
+    };
+    Some(format!("{masked}{tail}"))
+}
+
+fn is_prefixed_key(run: &str, prefix: &str) -> bool {
+    let Some(rest) = run.strip_prefix(prefix) else {
+        return false;
+    };
+    rest.len() >= 16
+        && rest.bytes().any(|b| b.is_ascii_digit())
+        && rest
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// A long base64-looking run: 40 characters or more of the base64 alphabets, upper and lower
+/// case letters and digits all present, at least 4.5 bits of Shannon entropy per character,
+/// and not a path (no short segments between slashes).
+fn is_high_entropy(run: &str) -> bool {
+    let bytes = run.as_bytes();
+    if bytes.len() < 40 {
+        return false;
+    }
+    let has = |f: fn(&u8) -> bool| bytes.iter().any(f);
+    if !(has(u8::is_ascii_uppercase) && has(u8::is_ascii_lowercase) && has(u8::is_ascii_digit)) {
+        return false;
+    }
+    if run.matches('/').count() >= 2 && run.split('/').any(|s| s.len() < 8) {
+        return false;
+    }
+    shannon(bytes) >= 4.5
+}
+
+/// Bits of entropy per byte of `bytes`, from their frequencies.
+fn shannon(bytes: &[u8]) -> f64 {
+    let mut counts = [0u32; 256];
+    for &b in bytes {
+        counts[b as usize] += 1;
+    }
+    let len = bytes.len() as f64;
+    counts
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| {
+            let p = f64::from(c) / len;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+/// `[JWT sub=... exp=...]` for a JSON Web Token (three base64url parts, a JSON header).
+fn jwt(run: &str) -> Option<String> {
+    let parts: Vec<&str> = run.split('.').collect();
+    if parts.len() != 3 || !parts[0].starts_with("eyJ") || run.len() < 30 {
+        return None;
+    }
+    let b64url = |p: &str| {
+        p.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'=')
+    };
+    if !parts.iter().all(|p| b64url(p)) {
+        return None;
+    }
+    let mut words = vec!["[JWT".to_owned()];
+    if let Some(Value::Object(claims)) =
+        base64url(parts[1]).and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+    {
+        if let Some(sub) = claims.get("sub").and_then(Value::as_str) {
+            let sub: String = sub.chars().take(40).collect();
+            words.push(format!("sub={sub}"));
+        }
+        if let Some(exp) = claims.get("exp").and_then(Value::as_u64) {
+            let at = std::time::UNIX_EPOCH + std::time::Duration::from_secs(exp);
+            words.push(format!("exp={}", crate::time::rfc3339(at)));
+        }
+    }
+    Some(format!("{}]", words.join(" ")))
+}
+
+/// Decodes unpadded (or padded) base64url.
+fn base64url(text: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let mut acc = 0u32;
+    let mut bits = 0;
+    for b in text.bytes().filter(|&b| b != b'=') {
+        let v = match b {
+            b'A'..=b'Z' => b - b'A',
+            b'a'..=b'z' => b - b'a' + 26,
+            b'0'..=b'9' => b - b'0' + 52,
+            b'-' | b'+' => 62,
+            b'_' | b'/' => 63,
+            _ => return None,
+        };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const JWT: &str = "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1c2VyXzEyMyIsImlhdCI6MTcxMDAwMDAwMCwiZXhwIjoxNzEwMDAzNjAwfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
+
+    #[test]
+    fn the_quick_test_finds_runs_of_twenty_and_no_shorter() {
+        assert!(may_hold_token(b"ab:cdefghijklmnopqrstuvw"));
+        assert!(!may_hold_token(b"ab:cdefghijklmnopqrstu,x"));
+        assert!(may_hold_token(&[b'a'; 20]));
+        assert!(!may_hold_token(&[b'a'; 19]));
+        assert!(!may_hold_token(
+            br#"{"id":0,"name":"item-0","tags":["a","b"]}"#
+        ));
+    }
+
+    #[test]
+    fn a_jwt_becomes_its_subject_and_expiry() {
+        let text = format!("Authorization: Bearer {JWT}");
+        assert_eq!(
+            mask_text(&text).as_deref(),
+            Some("Authorization: Bearer [JWT sub=user_123 exp=2024-03-09T17:00:00Z]")
+        );
+    }
+
+    #[test]
+    fn known_credential_prefixes_keep_their_first_characters() {
+        assert_eq!(
+            mask_text("token ghp_16C7e42F292c6912E7710c838347Ae178B4a.").as_deref(),
+            Some("token [API key ghp_16C7...].")
+        );
+        assert_eq!(
+            mask_text("AKIAIOSFODNN7EXAMPLE1234").as_deref(),
+            Some("[API key AKIAIOSF...]")
+        );
+    }
+
+    #[test]
+    fn a_long_base64_blob_is_summarised() {
+        let blob = "Zm9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3BxcnN0dXZ3eHl6QUJDREVGRw==";
+        let masked = mask_text(&format!("blob {blob} end")).unwrap();
+        assert_eq!(
+            masked,
+            format!(
+                "blob [high-entropy string, {} chars: Zm9vYmFy...] end",
+                blob.len()
+            )
+        );
+    }
+
+    #[test]
+    fn ids_hashes_paths_and_prose_are_left_alone() {
+        for text in [
+            "da39a3ee5e6b4b0d3255bfef95601890afd80709",
+            "0f8fad5b-d9cb-469f-a165-70867728950e",
+            "/home/user/Projects/SomeThing2/src/main_window_controller.rs",
+            "usr-a1b2c3 created at 2026-11-25T01:44:39Z",
+            "The quick brown fox jumps over the lazy dog, twice.",
+            "sk-learn-is-a-python-library-name",
+            "C0mpletelyOrdinaryCamelCaseIdentifierName",
+        ] {
+            assert_eq!(mask_text(text), None, "{text}");
+        }
+    }
+
+    /// The redactor masks tokens in successful output (JSON items and text) and in errors,
+    /// and leaves output without one byte for byte as it was.
+    #[test]
+    fn the_redactor_masks_output_and_errors_when_masking() {
+        let mut redactor = crate::redact::Redactor::default();
+        redactor.set_masking(true);
+        assert!(redactor.has_values());
+        let item = format!(r#"{{"id":"usr-1","token":"{JWT}"}}"#);
+        let masked = redactor.output(item.as_bytes(), true).unwrap();
+        assert_eq!(
+            String::from_utf8(masked).unwrap(),
+            r#"{"id":"usr-1","token":"[JWT sub=user_123 exp=2024-03-09T17:00:00Z]"}"#
+        );
+        assert_eq!(redactor.output(br#"{"id":"usr-1","n":2}"#, true), None);
+        assert_eq!(
+            redactor.output(b"key AKIAIOSFODNN7EXAMPLE1234\n", false),
+            Some(b"key [API key AKIAIOSF...]\n".to_vec())
+        );
+        let mut error = crate::Error::new("GENERAL_ERROR", format!("the server said {JWT}"));
+        redactor.error(&mut error);
+        assert_eq!(
+            error.message(),
+            "the server said [JWT sub=user_123 exp=2024-03-09T17:00:00Z]"
+        );
+        let mut off = crate::redact::Redactor::default();
+        off.set_masking(false);
+        assert_eq!(off.output(item.as_bytes(), true), None);
+    }
+
+    #[test]
+    fn json_strings_are_masked_in_place() {
+        let mut value = serde_json::json!({"token": JWT, "expires_at": "2024-03-11T15:00:00Z", "n": [1, "AKIAIOSFODNN7EXAMPLE1234"]});
+        assert!(mask_json(&mut value));
+        assert_eq!(
+            value["token"],
+            "[JWT sub=user_123 exp=2024-03-09T17:00:00Z]"
+        );
+        assert_eq!(value["expires_at"], "2024-03-11T15:00:00Z");
+        assert_eq!(value["n"][1], "[API key AKIAIOSF...]");
+    }
+}
