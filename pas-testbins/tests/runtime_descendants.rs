@@ -191,3 +191,42 @@ fn a_recorded_pid_reused_by_another_process_is_never_signalled() {
     assert_eq!(ended["children"][0]["alive"], false, "{ended}");
     assert_eq!(ended["children"][0]["ended"], false, "{ended}");
 }
+
+/// The declaration (`sideEffects: [{kind: background}]`) shows in every face: agent help and
+/// `.llm` name it with the `cleanup` word that ends the processes, the catalog carries it, and
+/// the MCP export sets `pas-kit/spawnsBackgroundProcess`.
+#[test]
+fn every_face_tells_that_spawn_keeps_background_processes() {
+    let text = |args: &[&str]| String::from_utf8(demo(args).output().unwrap().stdout).unwrap();
+    let help = text(&["--agent", "spawn", "--help"]);
+    assert!(
+        help.contains("Side effects: background sh (kept running when DEMO_KEEP_CHILDREN is set) (`demo cleanup` lists the processes kept, `demo cleanup --force` ends them)."),
+        "{help}"
+    );
+    let llm = text(&["docs"]);
+    assert!(llm.contains("`demo cleanup --force` ends them"), "{llm}");
+    let catalog: serde_json::Value = serde_json::from_str(&text(&["--agent", "tools"])).unwrap();
+    let spawn = catalog["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "spawn")
+        .unwrap();
+    assert_eq!(spawn["sideEffects"][0]["kind"], "background", "{spawn}");
+    let spec = demo(&["--pas-spec"]).output().unwrap().stdout;
+    let registry: pas::spec::Registry = serde_json::from_slice(&spec).unwrap();
+    let list = pas::spec::faces::mcp::tools_list(&registry);
+    let tool = list["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "spawn")
+        .unwrap();
+    assert_eq!(
+        tool["_meta"]["pas-kit/spawnsBackgroundProcess"], true,
+        "{tool}"
+    );
+    // The declaration alone (the demo declares no filesystem effect) gives the tool the word.
+    let state = tempfile::tempdir().unwrap();
+    assert_eq!(cleanup(state.path(), &[])["mode"], "list");
+}
