@@ -536,6 +536,7 @@ impl App {
         // Whatever the handler starts ends with the call (failure mode 17): see `descendants`.
         crate::descendants::prepare();
         crate::descendants::adopt();
+        crate::kept_children::prepare(&self.registry.name);
         let ran = self.invoke(shared, matches, argv, |reply| {
             crate::stdout_capture::drain(shared);
             // `--output-id`: the ids alone, one per line, in every profile (failure mode 6).

@@ -10,6 +10,11 @@
 //! under `$XDG_CACHE_HOME`, `$XDG_STATE_HOME`, `$XDG_DATA_HOME`, or the temp directory): a
 //! declared target elsewhere (`~/`, `/etc/...`) is listed as `refused`, never touched, and
 //! removal goes through the confined store ([`crate::store::Root`]), which follows no link out.
+//!
+//! It also lists the processes commands kept running on purpose (failure mode 17, recorded by
+//! [`crate::kept_children`]) and, when confirmed, ends each one whose pid and start time still
+//! match the record (SIGTERM, then SIGKILL); a tool that declares a `background` side effect
+//! has the word for that alone.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -73,11 +78,27 @@ struct Found {
     removed: bool,
 }
 
+/// One process a command kept running on purpose (failure mode 17), from the PID file.
+#[derive(Serialize)]
+struct Child {
+    pid: i32,
+    command_line: String,
+    /// The tool's command whose call kept it.
+    command: String,
+    recorded_at: u64,
+    /// Still the process recorded (same pid and start time); a gone one is never signalled.
+    alive: bool,
+    ended: bool,
+}
+
 #[derive(Serialize)]
 struct Inventory {
     /// `list`, `dry-run` or `remove`.
     mode: &'static str,
     paths: Vec<Found>,
+    /// The processes commands kept running (absent when none was recorded).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    children: Vec<Child>,
     /// Bytes removed (or that a removal would free, in a dry run).
     freed_bytes: u64,
 }
@@ -156,11 +177,43 @@ pub(crate) fn run(registry: &Registry, leaf: &clap::ArgMatches) -> Result<Reply,
             entry.removed = true;
         }
     }
+    let children = kept_children(&registry.name, mode == "remove")?;
     Ok(Reply::object(&Inventory {
         mode,
         paths,
+        children,
         freed_bytes: freed,
     }))
+}
+
+/// The recorded kept children; with `end`, each one still alive is ended and the PID file
+/// keeps only those that could not be.
+fn kept_children(tool: &str, end: bool) -> Result<Vec<Child>, Error> {
+    let recorded = crate::kept_children::load(tool);
+    if recorded.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut listed = Vec::new();
+    let mut left = Vec::new();
+    for kept in recorded {
+        let alive = crate::kept_children::alive(&kept);
+        let ended = end && alive && crate::kept_children::end(&kept);
+        if alive && !ended {
+            left.push(kept.clone());
+        }
+        listed.push(Child {
+            pid: kept.pid,
+            command_line: kept.command_line,
+            command: kept.command,
+            recorded_at: kept.recorded_at,
+            alive,
+            ended,
+        });
+    }
+    if end {
+        crate::kept_children::save(tool, &left)?;
+    }
+    Ok(listed)
 }
 
 /// Each declared filesystem target once, with the commands that declare it, in spec order.

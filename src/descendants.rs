@@ -50,6 +50,11 @@ pub(crate) fn keep() {
     KEEP.store(true, Ordering::SeqCst);
 }
 
+/// Whether the call's command keeps its children ([`crate::process::keep_children`]).
+pub(crate) fn kept() -> bool {
+    KEEP.load(Ordering::SeqCst)
+}
+
 fn armed() -> bool {
     ADOPTING.load(Ordering::SeqCst) && !KEEP.load(Ordering::SeqCst)
 }

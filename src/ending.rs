@@ -191,6 +191,8 @@ impl Output {
         crate::process::kill_all();
         // And every other child left, however it was started (Linux).
         crate::descendants::end_gracefully();
+        // Children kept on purpose go to the tool's PID file, for `cleanup` (Linux).
+        crate::kept_children::record(self.command.as_deref());
         self.finished = Some(code);
         code
     }

@@ -130,6 +130,7 @@ pub const CODES: &[(&str, &str)] = &[
     ("W017", "an anti-pattern has an empty pattern or instead"),
     ("W018", "the paging limit parameter is not an integer"),
     ("W019", "a robot key (robot, role, session, confirm, listField, compactOmit) outside the robot profile"),
+    ("W020", "a command keeps background processes but the tool has no `cleanup` word to end them"),
 ];
 
 /// The summary of a code, if it exists.

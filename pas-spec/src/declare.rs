@@ -162,6 +162,9 @@ pub enum SideEffectKind {
     Network,
     /// Programs started.
     Process,
+    /// Processes started to outlive the call on purpose (a server it launches): the runtime
+    /// records them, and `TOOL cleanup` lists them and ends them when confirmed.
+    Background,
 }
 
 impl SideEffectKind {
@@ -171,6 +174,7 @@ impl SideEffectKind {
             SideEffectKind::Filesystem => "filesystem",
             SideEffectKind::Network => "network",
             SideEffectKind::Process => "process",
+            SideEffectKind::Background => "background",
         }
     }
 }

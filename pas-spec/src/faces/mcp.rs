@@ -92,6 +92,9 @@ pub const META_MAX_INPUT_BYTES: &str = "pas-kit/maxInputBytes";
 /// The `_meta` key of the lock the runtime takes for every call of the command: concurrent
 /// calls of commands sharing it fail with `LOCK_HELD` instead of running at once.
 pub const META_LOCK: &str = "pas-kit/lock";
+/// The `_meta` key set (to `true`) when the command declares a `background` side effect: it
+/// starts processes that outlive the call, which `TOOL cleanup` lists and ends.
+pub const META_SPAWNS_BACKGROUND: &str = "pas-kit/spawnsBackgroundProcess";
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -128,6 +131,13 @@ fn tool(registry: &Registry, command: &Command) -> Value {
     }
     if let Some(lock) = &command.lock {
         meta[META_LOCK] = json!(lock);
+    }
+    if command
+        .side_effects
+        .iter()
+        .any(|e| e.kind == crate::declare::SideEffectKind::Background)
+    {
+        meta[META_SPAWNS_BACKGROUND] = json!(true);
     }
     tool.meta = meta;
     serde_json::to_value(tool).expect("a tool always serialises")

@@ -154,18 +154,26 @@ pub(crate) fn declared_notes(registry: &Registry, command: &Command) -> Vec<Stri
     let mut notes = Vec::new();
     if !command.side_effects.is_empty() {
         let effects: Vec<String> = command.side_effects.iter().map(|e| e.summary()).collect();
-        let cleanup = match offers_cleanup(registry)
-            && command
-                .side_effects
-                .iter()
-                .any(|e| e.kind == crate::declare::SideEffectKind::Filesystem)
-        {
-            true => format!(
-                " (`{0} cleanup` lists the files, `{0} cleanup --{1}` removes them)",
+        let has = |kind| command.side_effects.iter().any(|e| e.kind == kind);
+        let what = match (
+            has(crate::declare::SideEffectKind::Filesystem),
+            has(crate::declare::SideEffectKind::Background),
+        ) {
+            (true, false) => Some(("the files", "removes them")),
+            (false, true) => Some(("the processes kept", "ends them")),
+            (true, true) => Some((
+                "the files and processes kept",
+                "removes the files and ends the processes",
+            )),
+            (false, false) => None,
+        };
+        let cleanup = match what.filter(|_| offers_cleanup(registry)) {
+            Some((listed, done)) => format!(
+                " (`{0} cleanup` lists {listed}, `{0} cleanup --{1}` {done})",
                 registry.name,
                 surface::of(registry.profile).confirm_flag
             ),
-            false => String::new(),
+            None => String::new(),
         };
         notes.push(format!("Side effects: {}{cleanup}.", effects.join("; ")));
     }
@@ -569,14 +577,18 @@ pub fn command_switches(registry: &Registry, command: &Command) -> Vec<surface::
     switches
 }
 
-/// Whether the tool has the runtime's `cleanup` word (CLI Agent Spec failure mode 30): a
-/// command declares a filesystem side effect, no command is named `cleanup`, and no root
-/// command takes words of its own.
+/// Whether the tool has the runtime's `cleanup` word (CLI Agent Spec failure modes 30 and
+/// 17): a command declares a `filesystem` or `background` side effect, no command is named
+/// `cleanup`, and no root command takes words of its own.
 pub fn offers_cleanup(registry: &Registry) -> bool {
     let declares = registry.commands.iter().any(|c| {
-        c.side_effects
-            .iter()
-            .any(|e| e.kind == crate::declare::SideEffectKind::Filesystem)
+        c.side_effects.iter().any(|e| {
+            matches!(
+                e.kind,
+                crate::declare::SideEffectKind::Filesystem
+                    | crate::declare::SideEffectKind::Background
+            )
+        })
     });
     declares
         && registry.commands.iter().all(|c| {

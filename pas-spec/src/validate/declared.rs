@@ -349,5 +349,19 @@ fn check_command(context: &Context, command: &Command, at: &Pointer, report: &mu
                 "Say where: a path, a host or a program.",
             );
         }
+        // Kept processes are ended by the runtime's `cleanup` word, which a tool with a
+        // command of that name does not get (failure mode 17).
+        if effect.kind == crate::declare::SideEffectKind::Background
+            && !crate::faces::offers_cleanup(registry)
+        {
+            report.warning(
+                "W020",
+                &at.at("sideEffects").at(position).at("kind"),
+                format!(
+                    "`{name}` keeps processes running, but the tool has no `cleanup` word to end them (a command of its own takes the word, or the root takes words)."
+                ),
+                "Rename the tool's own `cleanup` command, so `TOOL cleanup --force` can end the processes kept.",
+            );
+        }
     }
 }

@@ -88,3 +88,17 @@ fn required_stdin_with_a_variadic_is_fine() {
     });
     assert_exactly(&found, &[]);
 }
+
+/// Failure mode 17: a command that keeps background processes needs the runtime's `cleanup`
+/// word to end them; a tool whose own command takes the word is warned.
+#[test]
+fn background_processes_need_the_cleanup_word() {
+    let background = json!([{"kind": "background", "target": "server"}]);
+    let found = check(|s| s["commands"][0]["sideEffects"] = background.clone());
+    assert_lacks(&found, "W020");
+    let found = check(|s| {
+        s["commands"][0]["sideEffects"] = background.clone();
+        s["commands"][1]["name"] = json!("cleanup");
+    });
+    assert_has(&found, "W020", "/commands/0/sideEffects/0/kind");
+}
