@@ -384,6 +384,7 @@ mod declared_lock;
 mod descendants;
 mod doc_commands;
 mod doctor;
+mod versions;
 mod effect;
 mod ending;
 mod entropy;

@@ -161,6 +161,10 @@ pub(crate) fn command_keys(
             quote!(deprecated(#(#inner),*))
         });
     }
+    if !command.stability.is_stable() {
+        let stability = lit(command.stability.as_str());
+        keys.push(quote!(stability = #stability));
+    }
     if let Some(paging) = &command.paging {
         let (limit, cursor) = (lit(&paging.limit), lit(&paging.cursor));
         keys.push(quote!(paging(limit = #limit, cursor = #cursor)));

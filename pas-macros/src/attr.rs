@@ -95,6 +95,8 @@ pub(crate) struct CommandAttrs {
     pub deprecated: Option<DeprecatedAttr>,
     pub paging: Option<PagingAttr>,
     pub session: Option<LitStr>,
+    /// `stability = "beta"`: the command's stability tier (failure mode 22).
+    pub stability: Option<LitStr>,
     pub confirm: Option<bool>,
     pub list_field: Option<LitStr>,
     pub compact_omit: Option<LitStr>,
@@ -261,6 +263,7 @@ fn command_entries(entries: Vec<Entry>, scope: Scope, ctxt: &Ctxt) -> CommandAtt
             "deprecated" => command.deprecated = deprecated(&entry, usage, ctxt),
             "paging" => command.paging = paging(&entry, usage, ctxt),
             "session" => command.session = entry.string(usage, ctxt),
+            "stability" => command.stability = entry.string(usage, ctxt),
             "confirm" => command.confirm = entry.switch(usage, ctxt),
             "list_field" => command.list_field = entry.string(usage, ctxt),
             "compact_omit" => command.compact_omit = entry.string(usage, ctxt),

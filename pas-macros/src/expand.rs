@@ -413,6 +413,14 @@ fn command_meta(command: &CommandAttrs) -> TokenStream {
             some(quote!(::pas::spec::robot::SessionUse::#variant)),
         );
     }
+    if let Some(stability) = &command.stability {
+        let variant = match stability.value().as_str() {
+            "beta" => quote!(Beta),
+            "experimental" => quote!(Experimental),
+            _ => quote!(Stable),
+        };
+        set("stability", quote!(::pas::spec::Stability::#variant));
+    }
     if let Some(confirm) = command.confirm {
         set("confirm", quote!(#confirm));
     }

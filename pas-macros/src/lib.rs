@@ -129,6 +129,7 @@
 //! | `stdin` | `stdin = "required"` | `stdin`: `"none"`, `"optional"`, `"required"` |
 //! | `dry_run` | `dry_run` | `dryRun` (the command's own `--dry-run` flag is then not listed as a parameter) |
 //! | `deprecated` | `deprecated`, `deprecated(replacement = "task.remove", since = "0.3.0", message = "...")` | `deprecated` |
+//! | `stability` | `stability = "beta"` (`stable`, `beta`, `experimental`) | `stability` |
 //! | `paging` | `paging(limit = "limit", cursor = "cursor")` | `paging` |
 //! | `timeout` | `timeout = 30`, `timeout = 2.5` | `timeout` (seconds; replaces the runtime's default, `PAS_TIMEOUT` may only lower it) |
 //! | `max_output_bytes` | `max_output_bytes = 65536` | `maxOutputBytes` (replaces the runtime's default, `PAS_OUTPUT_LIMIT` may only lower it) |

@@ -202,6 +202,14 @@ fn command(command: &CommandAttrs, codes: &Codes, ctxt: &Ctxt) {
         None => Some(OutputKind::Object),
         Some(lit) => spelled(lit, "kind", &kinds.map(OutputKind::as_str), ctxt).map(|i| kinds[i]),
     };
+    if let Some(stability) = &command.stability {
+        spelled(
+            stability,
+            "stability",
+            &["stable", "beta", "experimental"],
+            ctxt,
+        );
+    }
     if let Some(session) = &command.session {
         spelled(session, "session", &["create", "continue", "read"], ctxt);
     }

@@ -73,12 +73,14 @@ pub mod surface;
 #[cfg(feature = "validate")]
 pub mod validate;
 pub mod verbs;
+pub mod versioning;
 pub mod write;
 
 pub use diagnostic::{Diagnostic, Location, Severity};
 #[cfg(feature = "load")]
 pub use load::{Format, Source};
 pub use model::*;
+pub use versioning::{ChangelogEntry, Stability};
 #[cfg(feature = "load")]
 pub use source_map::SourceMap;
 /// Spelling rules and name mappings (kebab-case, UPPER_SNAKE_CASE, Rust identifiers) shared by the

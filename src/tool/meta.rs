@@ -87,6 +87,8 @@ pub struct CommandMeta {
     pub session: Option<pas_spec::robot::SessionUse>,
     /// `confirm` (robot: acts only with `--yes`).
     pub confirm: bool,
+    /// `stability = "beta" | "experimental"` (failure mode 22).
+    pub stability: pas_spec::Stability,
     /// `list_field = "..."` (robot: the principal list).
     pub list_field: Option<String>,
     /// `compact_omit = "a,b"` (robot: fields `--compact` drops).

@@ -88,6 +88,7 @@ pub(crate) const COMMAND: &[(&str, &str)] = &[
     ),
     ("paging", "paging(limit = \"limit\", cursor = \"cursor\")"),
     ("session", "session = \"create\""),
+    ("stability", "stability = \"beta\""),
     ("confirm", "confirm"),
     ("list_field", "list_field = \"candidates\""),
     ("compact_omit", "compact_omit = \"cmd_full,metrics\""),

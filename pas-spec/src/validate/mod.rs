@@ -12,6 +12,7 @@
 pub mod casing;
 mod commands;
 mod context;
+mod changelog;
 mod declared;
 mod examples;
 mod exit_codes;
@@ -49,6 +50,7 @@ pub fn validate(registry: &Registry) -> Vec<Diagnostic> {
     robot::check(&context, &mut report);
     declared::check(&context, &mut report);
     limits::check(&context, &mut report);
+    changelog::check(&context, &mut report);
     let mut diagnostics = report.into_diagnostics();
     order::sort(registry, &mut diagnostics);
     diagnostics
