@@ -384,7 +384,6 @@ mod declared_lock;
 mod descendants;
 mod doc_commands;
 mod doctor;
-mod versions;
 mod effect;
 mod ending;
 mod entropy;
@@ -436,6 +435,7 @@ pub mod tool;
 mod undeclared;
 mod validate_only;
 mod validate_pas;
+mod versions;
 pub mod xdg;
 
 pub use app::{App, Handler};

@@ -21,7 +21,10 @@ pub(crate) fn refusal(registry: &Registry, pre: &crate::argv::Prescan) -> Option
         return None;
     }
     let message = if wanted.is_empty() {
-        format!("--schema-version needs a version; {} answers {have}", registry.name)
+        format!(
+            "--schema-version needs a version; {} answers {have}",
+            registry.name
+        )
     } else {
         format!(
             "{} answers output schema version {have}, not compatible with {wanted}",

@@ -80,13 +80,13 @@ pub use diagnostic::{Diagnostic, Location, Severity};
 #[cfg(feature = "load")]
 pub use load::{Format, Source};
 pub use model::*;
-pub use versioning::{ChangelogEntry, Stability};
 #[cfg(feature = "load")]
 pub use source_map::SourceMap;
 /// Spelling rules and name mappings (kebab-case, UPPER_SNAKE_CASE, Rust identifiers) shared by the
 /// validator, the derive and the emitter, so all three accept and map names the same way.
 #[cfg(feature = "validate")]
 pub use validate::casing as naming;
+pub use versioning::{ChangelogEntry, Stability};
 
 /// Parse and validate one source: the registry when it could be read, and every diagnostic
 /// (loader errors, or the validator's errors and warnings) with its location resolved.

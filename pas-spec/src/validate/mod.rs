@@ -10,9 +10,9 @@
 //! (`order`), because the rule families run one after another, not in one walk of the document.
 
 pub mod casing;
+mod changelog;
 mod commands;
 mod context;
-mod changelog;
 mod declared;
 mod examples;
 mod exit_codes;
