@@ -217,3 +217,28 @@ fn a_single_command_struct_without_agent_keys() {
             .all(|d| d.severity != Severity::Error)
     );
 }
+
+/// `#[agent(stability = "beta")]` (failure mode 22) reaches the registry, and the binary warns
+/// when the command runs.
+#[test]
+fn a_derived_stability_tier_reaches_the_registry_and_warns() {
+    let registry = registry();
+    let export = registry
+        .commands
+        .iter()
+        .find(|c| c.name == "export")
+        .expect("the export command");
+    assert_eq!(export.stability, pas::spec::Stability::Beta);
+    assert!(
+        registry
+            .commands
+            .iter()
+            .filter(|c| c.name != "export")
+            .all(|c| c.stability.is_stable())
+    );
+    let out = demo().args(["--agent", "export"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let warning: serde_json::Value =
+        serde_json::from_str(stderr.lines().next().expect("a warning line")).unwrap();
+    assert_eq!(warning["warning"]["code"], "UNSTABLE_COMMAND", "{stderr}");
+}

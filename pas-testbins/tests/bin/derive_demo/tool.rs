@@ -139,7 +139,7 @@ pub struct Weight {
 #[derive(Debug, Subcommand, AgentTool)]
 pub enum ExtraCommand {
     /// Export every task as Markdown.
-    #[agent(kind = "document", category = "io")]
+    #[agent(kind = "document", category = "io", stability = "beta")]
     Export,
     /// Never a subcommand: clap skips it, so nothing ever builds it.
     #[command(skip)]
