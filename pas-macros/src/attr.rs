@@ -34,6 +34,8 @@ pub(crate) struct ToolAttrs {
     pub resources: Vec<ResourceAttr>,
     /// `robot = "{...}"`: the robot settings as the spec's JSON.
     pub robot: Option<LitStr>,
+    /// `changelog = "[...]"`: the releases as the spec's JSON (failure mode 22).
+    pub changelog: Option<LitStr>,
 }
 
 /// `resource("/notes/{id}", cat, stat, rm, "One note")`: a path template, the verbs it offers,
@@ -179,6 +181,7 @@ pub(crate) fn tool(attrs: &[Attribute], scope: Scope, ctxt: &Ctxt) -> ToolAttrs 
             "anti_pattern" => tool.anti_patterns.extend(anti_pattern(&entry, usage, ctxt)),
             "resource" => tool.resources.extend(resource(&entry, usage, ctxt)),
             "robot" => tool.robot = entry.string(usage, ctxt),
+            "changelog" => tool.changelog = entry.string(usage, ctxt),
             "command" => {
                 if let Some(entries) = entry.nested(usage, ctxt) {
                     tool.command = Some((

@@ -168,6 +168,10 @@ fn tool(tool: &ToolAttrs) -> TokenStream {
             .as_ref()
             .map(|lit| quote!(::pas::__private::robot_from_json(#lit))),
     );
+    let changelog = tool.changelog.as_ref().map_or_else(
+        || quote!(::std::vec::Vec::new()),
+        |lit| quote!(::pas::__private::changelog_from_json(#lit)),
+    );
     let resources = tool.resources.iter().map(|resource| {
         let path = string(&resource.path);
         let description = option(resource.description.as_ref().map(string));
@@ -204,6 +208,7 @@ fn tool(tool: &ToolAttrs) -> TokenStream {
             anti_patterns: #anti_patterns,
             resources: ::std::vec![#(#resources),*],
             robot: #robot,
+            changelog: #changelog,
         }
     }
 }

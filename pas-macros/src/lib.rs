@@ -102,6 +102,7 @@
 //! | `level` | `level = 2` | `level` (3 and 4 need `resource(...)` keys offering their verbs) |
 //! | `profile` | `profile = "pas"` | `profile`: `"pas"`, `"compose"`, `"robot"` |
 //! | `schema_version` | `schema_version = "1.0.0"` | `schemaVersion` (robot) |
+//! | `changelog` | `changelog = "[{\"version\": \"1.0.0\", \"changes\": [\"...\"]}]"` (the spec's list as JSON) | `changelog` |
 //! | `exit_code` | `exit_code(100, FILE_NOT_FOUND, "File not found")`, then optionally `blocking` or `success`, and a string: the invocation that triggers it | one of `exitCodes`; repeatable |
 //! | `example` | `example("tool --agent a.txt", "Count one file")` (description optional) | one of `examples`; repeatable |
 //! | `anti_pattern` | `anti_pattern("tool *.txt > out", "Use --agent")` | one of `antiPatterns`; repeatable |

@@ -242,3 +242,21 @@ fn a_derived_stability_tier_reaches_the_registry_and_warns() {
         serde_json::from_str(stderr.lines().next().expect("a warning line")).unwrap();
     assert_eq!(warning["warning"]["code"], "UNSTABLE_COMMAND", "{stderr}");
 }
+
+/// `#[agent(changelog = "[...]")]` (failure mode 22): the `changelog` word prints it.
+#[test]
+fn a_derived_changelog_is_what_the_changelog_word_prints() {
+    assert_eq!(registry().changelog.len(), 1);
+    let out = demo().args(["--agent", "changelog"]).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        answer,
+        serde_json::json!({
+            "version": "0.3.0",
+            "schema_version": "0.3.0",
+            "changelog": [{"version": "0.3.0", "date": "2026-11-20",
+                           "changes": ["task rm replaces task delete"]}]
+        })
+    );
+}

@@ -168,7 +168,7 @@ pub(crate) fn registry(
         robot: tool.robot,
         auth: None,
         requirements: Vec::new(),
-        changelog: Vec::new(),
+        changelog: tool.changelog,
     };
     (registry, schemas)
 }

@@ -29,6 +29,8 @@ pub struct ToolMeta {
     pub resources: Vec<Resource>,
     /// `robot = "{...}"`: the robot profile's sessions, gates and limits (as the spec's JSON).
     pub robot: Option<pas_spec::robot::RobotSettings>,
+    /// `changelog = "[...]"`: the releases `changelog` prints (as the spec's JSON).
+    pub changelog: Vec<pas_spec::ChangelogEntry>,
 }
 
 /// `CARGO_PKG_*` of the crate that derived the tool.

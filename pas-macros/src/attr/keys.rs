@@ -30,6 +30,10 @@ pub(crate) const TOOL: &[(&str, &str)] = &[
     ("profile", "profile = \"pas\""),
     ("schema_version", "schema_version = \"1.0.0\""),
     (
+        "changelog",
+        "changelog = \"[{\\\"version\\\": \\\"1.0.0\\\", \\\"changes\\\": [\\\"...\\\"]}]\"",
+    ),
+    (
         "exit_code",
         "exit_code(100, FILE_NOT_FOUND, \"File not found\")",
     ),
