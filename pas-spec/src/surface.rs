@@ -106,7 +106,7 @@ pub const BUILTIN_WORDS: &[BuiltinWord] = &[
     BuiltinWord {
         word: CHANGELOG_WORD,
         args: "",
-        meaning: "The declared changelog as JSON: version, date, changes, breaking.",
+        meaning: "Releases as JSON.",
         profiles: ALL,
     },
     BuiltinWord {
@@ -148,8 +148,7 @@ pub fn call_flags_row() -> (String, String) {
     (
         OUTPUT_ID.signature(),
         format!(
-            "Ids only, one a line (an id given as - reads stdin). Also {} (deterministic), \
-             {}, {} (setting sources), {}, {} (refused unless compatible).",
+            "Ids only, one a line (an id given as - reads stdin). Also {}, {}, {}, {}, {}.",
             STABLE_OUTPUT.signature(),
             CWD.signature(),
             SHOW_CONFIG.signature(),
@@ -319,7 +318,7 @@ pub const NO_CONFIG: RuntimeFlag = RuntimeFlag {
 /// against; the call runs only when the tool's is compatible with it.
 pub const SCHEMA_VERSION: RuntimeFlag = RuntimeFlag {
     long: "schema-version",
-    value: Some("version"),
+    value: Some("v"),
     meaning: "Run only if the output schema version the caller expects is compatible (same \
               major; equal while the major is 0), else SCHEMA_VERSION_UNSUPPORTED (exit 2) \
               naming the supported one.",

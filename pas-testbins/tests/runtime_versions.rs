@@ -225,14 +225,14 @@ fn every_face_shows_the_stability_tier_and_the_version_words() {
         );
         let out = run(dir.path(), profile, &["--help"]);
         let help = String::from_utf8_lossy(&out.stdout);
-        assert!(help.contains("--schema-version <version>"), "{profile}");
+        assert!(help.contains("--schema-version <v>"), "{profile}");
         assert!(help.contains("versioned changelog"), "{profile}");
         assert!(help.contains("SCHEMA_VERSION_UNSUPPORTED") || profile == "robot");
         // The .llm document.
         let out = run(dir.path(), profile, &["docs"]);
         let docs = String::from_utf8_lossy(&out.stdout);
         assert!(docs.contains("Stability: experimental"), "{profile}");
-        assert!(docs.contains("`--schema-version <version>`"), "{profile}");
+        assert!(docs.contains("`--schema-version <v>`"), "{profile}");
         assert!(docs.contains("`versioned changelog`"), "{profile}");
     }
     // The MCP export: the description says it.
