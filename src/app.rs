@@ -308,6 +308,10 @@ impl App {
                     .with_suggestion("--audit-log FILE"),
             );
         }
+        // `--schema-version` (failure mode 22): an incompatible output fails before any handler.
+        if let Some(error) = crate::versions::refusal(&self.registry, &pre) {
+            early.get_or_insert(error);
+        }
         // Read before the profile owns the redactor, which must know the file's secrets.
         let config = if pre.config_missing {
             early.get_or_insert(
@@ -415,6 +419,11 @@ impl App {
         // answered before clap, with or without `--agent`, after the global flags.
         if let Some(outcome) = doc_commands::answer(&self.registry, &self.command, shared, pre) {
             return outcome;
+        }
+        // `changelog` (failure mode 22): every profile, like `doctor`.
+        if crate::versions::wanted(&self.registry, pre) {
+            let none = clap::ArgMatches::default();
+            return self.run_builtin(shared, builtins::Builtin::Changelog, &none, &none, config);
         }
         // `doctor` (failure modes 27 and 26): every profile, whatever the tool's commands need.
         if crate::doctor::wanted(&self.registry, pre) {
@@ -617,12 +626,13 @@ impl App {
         {
             (robot.prepare)(registry, state, command, leaf, argv, self.validate_only)?;
         } else if command.deprecated.is_some()
+            || !command.stability.is_stable()
             || command
                 .parameters
                 .iter()
                 .any(|p| !p.deprecated_aliases.is_empty())
         {
-            // A deprecated command (or flag alias) still runs, and says so (failure mode 22).
+            // A deprecated or unstable command (or flag alias) still runs, and says so (22).
             let mut output = shared.lock();
             let output = &mut *output;
             for warning in crate::robot::prepare::deprecations(command, argv) {

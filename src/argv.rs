@@ -59,6 +59,9 @@ pub(crate) struct Prescan {
     pub cwd: Option<PathBuf>,
     /// `--cwd` was the last word, with no directory after it.
     pub cwd_missing: bool,
+    /// `--schema-version VERSION`: the output schema version the caller expects (see
+    /// `crate::versions`); `Some("")` when the flag came last, with no value.
+    pub schema_version: Option<String>,
     /// `--show-config`: the settings' values and sources instead of the command.
     pub show_config: bool,
     /// `--no-config`: no configuration file is read.
@@ -154,6 +157,13 @@ pub(crate) fn prescan(args: impl IntoIterator<Item = OsString>, env_agent: bool)
             continue;
         } else if bytes == b"--no-config" {
             found.no_config = true;
+            continue;
+        } else if bytes == b"--schema-version" {
+            let value = args.next().map(|v| v.to_string_lossy().into_owned());
+            found.schema_version = Some(value.unwrap_or_default());
+            continue;
+        } else if let Some(value) = bytes.strip_prefix(b"--schema-version=") {
+            found.schema_version = Some(String::from_utf8_lossy(value).into_owned());
             continue;
         } else if bytes == b"--cwd" {
             match args.next() {

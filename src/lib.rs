@@ -436,6 +436,7 @@ pub mod tool;
 mod undeclared;
 mod validate_only;
 mod validate_pas;
+mod versions;
 pub mod xdg;
 
 pub use app::{App, Handler};

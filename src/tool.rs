@@ -75,7 +75,7 @@ pub trait AgentTool {
 #[doc(hidden)]
 pub mod private {
     pub use super::probe::{
-        JsonSchemaOf, NoJsonSchema, NoToolFields, Probe, ToolFieldsOf, robot_from_json,
-        schema_from_json, schema_of,
+        JsonSchemaOf, NoJsonSchema, NoToolFields, Probe, ToolFieldsOf, changelog_from_json,
+        robot_from_json, schema_from_json, schema_of,
     };
 }

@@ -35,6 +35,10 @@ pub(crate) fn tool(
             .map(|r| quote!(, role = #r));
         keys.push(quote!(exit_code(#code, #name, #meaning #blocking #success #trigger #role)));
     }
+    if !registry.changelog.is_empty() {
+        let json = lit(&serde_json::to_string(&registry.changelog).unwrap_or_default());
+        keys.push(quote!(changelog = #json));
+    }
     if let Some(robot) = &registry.robot {
         let json = lit(&serde_json::to_string(robot).unwrap_or_default());
         keys.push(quote!(robot = #json));
@@ -160,6 +164,10 @@ pub(crate) fn command_keys(
         } else {
             quote!(deprecated(#(#inner),*))
         });
+    }
+    if !command.stability.is_stable() {
+        let stability = lit(command.stability.as_str());
+        keys.push(quote!(stability = #stability));
     }
     if let Some(paging) = &command.paging {
         let (limit, cursor) = (lit(&paging.limit), lit(&paging.cursor));

@@ -34,6 +34,8 @@ pub(crate) struct ToolAttrs {
     pub resources: Vec<ResourceAttr>,
     /// `robot = "{...}"`: the robot settings as the spec's JSON.
     pub robot: Option<LitStr>,
+    /// `changelog = "[...]"`: the releases as the spec's JSON (failure mode 22).
+    pub changelog: Option<LitStr>,
 }
 
 /// `resource("/notes/{id}", cat, stat, rm, "One note")`: a path template, the verbs it offers,
@@ -95,6 +97,8 @@ pub(crate) struct CommandAttrs {
     pub deprecated: Option<DeprecatedAttr>,
     pub paging: Option<PagingAttr>,
     pub session: Option<LitStr>,
+    /// `stability = "beta"`: the command's stability tier (failure mode 22).
+    pub stability: Option<LitStr>,
     pub confirm: Option<bool>,
     pub list_field: Option<LitStr>,
     pub compact_omit: Option<LitStr>,
@@ -177,6 +181,7 @@ pub(crate) fn tool(attrs: &[Attribute], scope: Scope, ctxt: &Ctxt) -> ToolAttrs 
             "anti_pattern" => tool.anti_patterns.extend(anti_pattern(&entry, usage, ctxt)),
             "resource" => tool.resources.extend(resource(&entry, usage, ctxt)),
             "robot" => tool.robot = entry.string(usage, ctxt),
+            "changelog" => tool.changelog = entry.string(usage, ctxt),
             "command" => {
                 if let Some(entries) = entry.nested(usage, ctxt) {
                     tool.command = Some((
@@ -261,6 +266,7 @@ fn command_entries(entries: Vec<Entry>, scope: Scope, ctxt: &Ctxt) -> CommandAtt
             "deprecated" => command.deprecated = deprecated(&entry, usage, ctxt),
             "paging" => command.paging = paging(&entry, usage, ctxt),
             "session" => command.session = entry.string(usage, ctxt),
+            "stability" => command.stability = entry.string(usage, ctxt),
             "confirm" => command.confirm = entry.switch(usage, ctxt),
             "list_field" => command.list_field = entry.string(usage, ctxt),
             "compact_omit" => command.compact_omit = entry.string(usage, ctxt),

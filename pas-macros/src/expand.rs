@@ -168,6 +168,10 @@ fn tool(tool: &ToolAttrs) -> TokenStream {
             .as_ref()
             .map(|lit| quote!(::pas::__private::robot_from_json(#lit))),
     );
+    let changelog = tool.changelog.as_ref().map_or_else(
+        || quote!(::std::vec::Vec::new()),
+        |lit| quote!(::pas::__private::changelog_from_json(#lit)),
+    );
     let resources = tool.resources.iter().map(|resource| {
         let path = string(&resource.path);
         let description = option(resource.description.as_ref().map(string));
@@ -204,6 +208,7 @@ fn tool(tool: &ToolAttrs) -> TokenStream {
             anti_patterns: #anti_patterns,
             resources: ::std::vec![#(#resources),*],
             robot: #robot,
+            changelog: #changelog,
         }
     }
 }
@@ -412,6 +417,14 @@ fn command_meta(command: &CommandAttrs) -> TokenStream {
             "session",
             some(quote!(::pas::spec::robot::SessionUse::#variant)),
         );
+    }
+    if let Some(stability) = &command.stability {
+        let variant = match stability.value().as_str() {
+            "beta" => quote!(Beta),
+            "experimental" => quote!(Experimental),
+            _ => quote!(Stable),
+        };
+        set("stability", quote!(::pas::spec::Stability::#variant));
     }
     if let Some(confirm) = command.confirm {
         set("confirm", quote!(#confirm));

@@ -102,6 +102,7 @@
 //! | `level` | `level = 2` | `level` (3 and 4 need `resource(...)` keys offering their verbs) |
 //! | `profile` | `profile = "pas"` | `profile`: `"pas"`, `"compose"`, `"robot"` |
 //! | `schema_version` | `schema_version = "1.0.0"` | `schemaVersion` (robot) |
+//! | `changelog` | `changelog = "[{\"version\": \"1.0.0\", \"changes\": [\"...\"]}]"` (the spec's list as JSON) | `changelog` |
 //! | `exit_code` | `exit_code(100, FILE_NOT_FOUND, "File not found")`, then optionally `blocking` or `success`, and a string: the invocation that triggers it | one of `exitCodes`; repeatable |
 //! | `example` | `example("tool --agent a.txt", "Count one file")` (description optional) | one of `examples`; repeatable |
 //! | `anti_pattern` | `anti_pattern("tool *.txt > out", "Use --agent")` | one of `antiPatterns`; repeatable |
@@ -129,6 +130,7 @@
 //! | `stdin` | `stdin = "required"` | `stdin`: `"none"`, `"optional"`, `"required"` |
 //! | `dry_run` | `dry_run` | `dryRun` (the command's own `--dry-run` flag is then not listed as a parameter) |
 //! | `deprecated` | `deprecated`, `deprecated(replacement = "task.remove", since = "0.3.0", message = "...")` | `deprecated` |
+//! | `stability` | `stability = "beta"` (`stable`, `beta`, `experimental`) | `stability` |
 //! | `paging` | `paging(limit = "limit", cursor = "cursor")` | `paging` |
 //! | `timeout` | `timeout = 30`, `timeout = 2.5` | `timeout` (seconds; replaces the runtime's default, `PAS_TIMEOUT` may only lower it) |
 //! | `max_output_bytes` | `max_output_bytes = 65536` | `maxOutputBytes` (replaces the runtime's default, `PAS_OUTPUT_LIMIT` may only lower it) |

@@ -101,6 +101,14 @@ fn tool(tool: &ToolAttrs, ctxt: &Ctxt) -> Profile {
             format!("`robot` is the spec's robot settings as JSON: {err}"),
         );
     }
+    if let Some(lit) = &tool.changelog
+        && let Err(err) = serde_json::from_str::<Vec<pas_spec::ChangelogEntry>>(&lit.value())
+    {
+        ctxt.spanned(
+            lit,
+            format!("`changelog` is the spec's changelog as a JSON list: {err}"),
+        );
+    }
     let roles = pas_spec::robot::ExitRole::ALL.map(pas_spec::robot::ExitRole::as_str);
     for exit in &tool.exit_codes {
         if let Some(role) = &exit.role {
@@ -202,6 +210,14 @@ fn command(command: &CommandAttrs, codes: &Codes, ctxt: &Ctxt) {
         None => Some(OutputKind::Object),
         Some(lit) => spelled(lit, "kind", &kinds.map(OutputKind::as_str), ctxt).map(|i| kinds[i]),
     };
+    if let Some(stability) = &command.stability {
+        spelled(
+            stability,
+            "stability",
+            &["stable", "beta", "experimental"],
+            ctxt,
+        );
+    }
     if let Some(session) = &command.session {
         spelled(session, "session", &["create", "continue", "read"], ctxt);
     }

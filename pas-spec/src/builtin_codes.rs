@@ -30,6 +30,9 @@ pub const MISSING_INPUT: &str = "MISSING_INPUT";
 /// or a value of the wrong type. Exit 2; a blocking error in the compose profile, since no
 /// retry helps until the file is fixed.
 pub const CONFIG_INVALID: &str = "CONFIG_INVALID";
+/// `--schema-version` asked for an output schema version the tool is not compatible with
+/// (CLI Agent Spec failure mode 22). Exit 2; blocking in compose, as no retry helps.
+pub const SCHEMA_VERSION_UNSUPPORTED: &str = "SCHEMA_VERSION_UNSUPPORTED";
 /// Ended by SIGINT. Exit 130.
 pub const INTERRUPTED: &str = "INTERRUPTED";
 /// Ended by SIGTERM. Exit 143.
@@ -105,6 +108,11 @@ pub const BUILTINS: &[Builtin] = &[
         name: CONFIG_INVALID,
         exit: 2,
         meaning: "Configuration file missing or wrong",
+    },
+    Builtin {
+        name: SCHEMA_VERSION_UNSUPPORTED,
+        exit: 2,
+        meaning: "Output schema version not supported",
     },
     Builtin {
         name: TIMEOUT,

@@ -73,6 +73,7 @@ pub mod surface;
 #[cfg(feature = "validate")]
 pub mod validate;
 pub mod verbs;
+pub mod versioning;
 pub mod write;
 
 pub use diagnostic::{Diagnostic, Location, Severity};
@@ -85,6 +86,7 @@ pub use source_map::SourceMap;
 /// validator, the derive and the emitter, so all three accept and map names the same way.
 #[cfg(feature = "validate")]
 pub use validate::casing as naming;
+pub use versioning::{ChangelogEntry, Stability};
 
 /// Parse and validate one source: the registry when it could be read, and every diagnostic
 /// (loader errors, or the validator's errors and warnings) with its location resolved.

@@ -71,6 +71,9 @@ pub struct Registry {
     /// handler when it is absent.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub requirements: Vec<crate::declare::Requirement>,
+    /// The tool's releases, newest first: the `changelog` built-in prints them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changelog: Vec<crate::ChangelogEntry>,
     /// The tool's commands. A tool with one command and an empty argv path is a single-command tool.
     pub commands: Vec<Command>,
 }
@@ -278,6 +281,10 @@ pub struct Command {
     /// Set when the command is kept only for compatibility.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deprecated: Option<Deprecation>,
+    /// How far callers may rely on its output (`stable` by default); running a `beta` or
+    /// `experimental` command adds a warning.
+    #[serde(default, skip_serializing_if = "crate::Stability::is_stable")]
+    pub stability: crate::Stability,
     /// A mutating command that accepts `--dry-run` and then changes nothing.
     #[serde(default, skip_serializing_if = "is_false")]
     pub dry_run: bool,

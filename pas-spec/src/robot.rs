@@ -291,9 +291,16 @@ impl Sessions {
 /// spec names it).
 pub fn builtin_role(name: &str) -> Option<ExitRole> {
     Some(match name {
-        "UNKNOWN_ARGUMENT" | "UNKNOWN_COMMAND" | "INVALID_VALUE" | "MISSING_ARGUMENT"
-        | "MISSING_COMMAND" | "ARGUMENT_CONFLICT" | "INVALID_ARGUMENT" | "MISSING_INPUT"
-        | "CONFIG_INVALID" => ExitRole::Arguments,
+        "UNKNOWN_ARGUMENT"
+        | "UNKNOWN_COMMAND"
+        | "INVALID_VALUE"
+        | "MISSING_ARGUMENT"
+        | "MISSING_COMMAND"
+        | "ARGUMENT_CONFLICT"
+        | "INVALID_ARGUMENT"
+        | "MISSING_INPUT"
+        | "CONFIG_INVALID"
+        | "SCHEMA_VERSION_UNSUPPORTED" => ExitRole::Arguments,
         "INTERRUPTED" | "TERMINATED" | "TIMEOUT" => ExitRole::Interrupted,
         "GENERAL_ERROR" => ExitRole::Io,
         "INTERNAL_ERROR" => ExitRole::Internal,

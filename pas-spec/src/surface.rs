@@ -104,6 +104,12 @@ pub const BUILTIN_WORDS: &[BuiltinWord] = &[
         profiles: ALL,
     },
     BuiltinWord {
+        word: CHANGELOG_WORD,
+        args: "",
+        meaning: "Releases as JSON.",
+        profiles: ALL,
+    },
+    BuiltinWord {
         word: "health",
         args: "",
         meaning: "Whether the tool can work now: ready, degraded or blocked, with fixes.",
@@ -142,12 +148,12 @@ pub fn call_flags_row() -> (String, String) {
     (
         OUTPUT_ID.signature(),
         format!(
-            "Ids only, one a line (an id given as - reads stdin). Also {} (deterministic), \
-             {}, {} (setting sources), {}.",
+            "Ids only, one a line (an id given as - reads stdin). Also {}, {}, {}, {}, {}.",
             STABLE_OUTPUT.signature(),
             CWD.signature(),
             SHOW_CONFIG.signature(),
-            NO_CONFIG.signature()
+            NO_CONFIG.signature(),
+            SCHEMA_VERSION.signature()
         ),
     )
 }
@@ -155,6 +161,10 @@ pub fn call_flags_row() -> (String, String) {
 /// The built-in of every profile that reports the platform, the call's context and its state
 /// files as checks (CLI Agent Spec failure modes 27 and 26).
 pub const DOCTOR_WORD: &str = "doctor";
+
+/// The built-in of every profile that prints the tool's declared changelog (CLI Agent Spec
+/// failure mode 22).
+pub const CHANGELOG_WORD: &str = "changelog";
 
 /// The robot built-in that reports what the tool can do here (robot 5.8).
 pub const CAPABILITIES_WORD: &str = "capabilities";
@@ -304,11 +314,28 @@ pub const NO_CONFIG: RuntimeFlag = RuntimeFlag {
     meaning: "Read no configuration file (flags, environment and defaults only).",
     machine_output: false,
 };
-/// The flags of failure modes 6, 7, 28 and 29, in every profile: the `.llm` says them in its
+/// `--schema-version` (failure mode 22): the output schema version the caller was built
+/// against; the call runs only when the tool's is compatible with it.
+pub const SCHEMA_VERSION: RuntimeFlag = RuntimeFlag {
+    long: "schema-version",
+    value: Some("v"),
+    meaning: "Run only if the output schema version the caller expects is compatible (same \
+              major; equal while the major is 0), else SCHEMA_VERSION_UNSUPPORTED (exit 2) \
+              naming the supported one.",
+    machine_output: false,
+};
+/// The flags of failure modes 6, 7, 22, 28 and 29, in every profile: the `.llm` says them in its
 /// machine-mode paragraph rather than a row each (PAS 4.2's 200 lines), agent help in one row,
 /// the catalog among its global flags. They are not `machine_output` flags: they exist in every
 /// profile, so no profile has to refuse them.
-pub const CALL_FLAGS: &[RuntimeFlag] = &[OUTPUT_ID, STABLE_OUTPUT, CWD, SHOW_CONFIG, NO_CONFIG];
+pub const CALL_FLAGS: &[RuntimeFlag] = &[
+    OUTPUT_ID,
+    STABLE_OUTPUT,
+    CWD,
+    SHOW_CONFIG,
+    NO_CONFIG,
+    SCHEMA_VERSION,
+];
 
 const ROBOT_AGENT: RuntimeFlag = RuntimeFlag {
     long: "agent",
@@ -374,6 +401,7 @@ pub const PAS: Surface = Surface {
         CWD,
         SHOW_CONFIG,
         NO_CONFIG,
+        SCHEMA_VERSION,
     ],
     list_format_flag: true,
     list_shape: ListShape::Ndjson,
@@ -406,6 +434,7 @@ pub const COMPOSE: Surface = Surface {
         CWD,
         SHOW_CONFIG,
         NO_CONFIG,
+        SCHEMA_VERSION,
     ],
     list_format_flag: false,
     list_shape: ListShape::EnvelopeArray,
@@ -442,6 +471,7 @@ pub const ROBOT: Surface = Surface {
         CWD,
         SHOW_CONFIG,
         NO_CONFIG,
+        SCHEMA_VERSION,
     ],
     list_format_flag: false,
     list_shape: ListShape::RobotEnvelope,
@@ -638,6 +668,7 @@ impl Surface {
             ErrorChannel::RobotEnvelope => unreachable!("answered above"),
             ErrorChannel::Envelope => {
                 let blocking = name == crate::builtin_codes::CONFIG_INVALID
+                    || name == crate::builtin_codes::SCHEMA_VERSION_UNSUPPORTED
                     || crate::declare::DECLARED_CODES
                         .iter()
                         .any(|(n, _)| *n == name)

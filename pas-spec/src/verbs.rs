@@ -120,6 +120,7 @@ fn verb_command(registry: &Registry, verb: Verb, paths: &[&str]) -> Command {
         anti_patterns: anti_patterns(registry, verb),
         aliases: Vec::new(),
         deprecated: None,
+        stability: crate::Stability::Stable,
         dry_run: false,
         paging: None,
         session: None,
@@ -505,6 +506,7 @@ mod tests {
             robot: None,
             auth: None,
             requirements: Vec::new(),
+            changelog: Vec::new(),
         }
     }
 

@@ -217,6 +217,7 @@ fn hard_registry(strings: &[&str]) -> Registry {
         anti_patterns: Vec::new(),
         aliases: strings.iter().map(|s| (*s).to_owned()).collect(),
         deprecated: None,
+        stability: pas_spec::Stability::Stable,
         dry_run: false,
         paging: None,
         session: None,
@@ -276,6 +277,7 @@ fn hard_registry(strings: &[&str]) -> Registry {
         robot: None,
         auth: None,
         requirements: Vec::new(),
+        changelog: Vec::new(),
     }
 }
 

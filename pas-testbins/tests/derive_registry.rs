@@ -217,3 +217,46 @@ fn a_single_command_struct_without_agent_keys() {
             .all(|d| d.severity != Severity::Error)
     );
 }
+
+/// `#[agent(stability = "beta")]` (failure mode 22) reaches the registry, and the binary warns
+/// when the command runs.
+#[test]
+fn a_derived_stability_tier_reaches_the_registry_and_warns() {
+    let registry = registry();
+    let export = registry
+        .commands
+        .iter()
+        .find(|c| c.name == "export")
+        .expect("the export command");
+    assert_eq!(export.stability, pas::spec::Stability::Beta);
+    assert!(
+        registry
+            .commands
+            .iter()
+            .filter(|c| c.name != "export")
+            .all(|c| c.stability.is_stable())
+    );
+    let out = demo().args(["--agent", "export"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let warning: serde_json::Value =
+        serde_json::from_str(stderr.lines().next().expect("a warning line")).unwrap();
+    assert_eq!(warning["warning"]["code"], "UNSTABLE_COMMAND", "{stderr}");
+}
+
+/// `#[agent(changelog = "[...]")]` (failure mode 22): the `changelog` word prints it.
+#[test]
+fn a_derived_changelog_is_what_the_changelog_word_prints() {
+    assert_eq!(registry().changelog.len(), 1);
+    let out = demo().args(["--agent", "changelog"]).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        answer,
+        serde_json::json!({
+            "version": "0.3.0",
+            "schema_version": "0.3.0",
+            "changelog": [{"version": "0.3.0", "date": "2026-11-20",
+                           "changes": ["task rm replaces task delete"]}]
+        })
+    );
+}

@@ -33,6 +33,8 @@ pub(crate) enum Builtin {
     ConfigShow,
     /// `doctor`, in every profile (`crate::doctor`).
     Doctor,
+    /// `changelog`, in every profile (`crate::versions`).
+    Changelog,
 }
 
 impl Builtin {
@@ -43,6 +45,7 @@ impl Builtin {
             Builtin::Health => "health",
             Builtin::ConfigShow => "config.show",
             Builtin::Doctor => "doctor",
+            Builtin::Changelog => "changelog",
         }
     }
 }
@@ -168,5 +171,6 @@ pub(crate) fn run(
         Builtin::Health => Ok(health::run(registry, checks, args)),
         Builtin::ConfigShow => Ok(config::run(registry, args, file)),
         Builtin::Doctor => Ok(crate::doctor::run(registry, file)),
+        Builtin::Changelog => Ok(crate::versions::changelog(registry)),
     }
 }

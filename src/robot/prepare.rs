@@ -103,9 +103,24 @@ fn check_fields(registry: &Registry, command: &Command, fields: &[String]) -> Re
     .with_details(json!({ "unknown": unknown, "known": known })))
 }
 
-/// A warning for a deprecated command and for each deprecated flag alias argv used.
+/// A warning for a deprecated command, for a `beta` or `experimental` one (failure mode 22),
+/// and for each deprecated flag alias argv used.
 pub(crate) fn deprecations(command: &Command, argv: &[OsString]) -> Vec<Warning> {
     let mut warnings = Vec::new();
+    if !command.stability.is_stable() {
+        warnings.push(
+            Warning::new(
+                "UNSTABLE_COMMAND",
+                format!(
+                    "`{}` is {}: its output may change in any release without a deprecation",
+                    command.argv_path().join(" "),
+                    command.stability.as_str()
+                ),
+            )
+            .severity(Severity::Warning)
+            .affects([command.name.clone()]),
+        );
+    }
     if let Some(deprecation) = &command.deprecated {
         let mut message = format!("`{}` is deprecated", command.argv_path().join(" "));
         if let Some(since) = &deprecation.since {

@@ -168,6 +168,7 @@ pub(crate) fn registry(
         robot: tool.robot,
         auth: None,
         requirements: Vec::new(),
+        changelog: tool.changelog,
     };
     (registry, schemas)
 }
@@ -228,6 +229,7 @@ fn command(found: Found, tool_name: &str) -> Command {
         anti_patterns: meta.anti_patterns,
         aliases,
         deprecated: meta.deprecated,
+        stability: meta.stability,
         dry_run: meta.dry_run,
         paging: meta.paging,
         session: meta.session,

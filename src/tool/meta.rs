@@ -29,6 +29,8 @@ pub struct ToolMeta {
     pub resources: Vec<Resource>,
     /// `robot = "{...}"`: the robot profile's sessions, gates and limits (as the spec's JSON).
     pub robot: Option<pas_spec::robot::RobotSettings>,
+    /// `changelog = "[...]"`: the releases `changelog` prints (as the spec's JSON).
+    pub changelog: Vec<pas_spec::ChangelogEntry>,
 }
 
 /// `CARGO_PKG_*` of the crate that derived the tool.
@@ -87,6 +89,8 @@ pub struct CommandMeta {
     pub session: Option<pas_spec::robot::SessionUse>,
     /// `confirm` (robot: acts only with `--yes`).
     pub confirm: bool,
+    /// `stability = "beta" | "experimental"` (failure mode 22).
+    pub stability: pas_spec::Stability,
     /// `list_field = "..."` (robot: the principal list).
     pub list_field: Option<String>,
     /// `compact_omit = "a,b"` (robot: fields `--compact` drops).

@@ -93,6 +93,11 @@ pub fn robot_from_json(text: &str) -> pas_spec::robot::RobotSettings {
     serde_json::from_str(text).expect("#[derive(AgentTool)] checked these robot settings")
 }
 
+/// The changelog written as JSON text (`changelog = "[...]"`), which the derive has checked.
+pub fn changelog_from_json(text: &str) -> Vec<pas_spec::ChangelogEntry> {
+    serde_json::from_str(text).expect("#[derive(AgentTool)] checked this changelog")
+}
+
 /// A JSON Schema written as JSON text (`output_schema = "..."`), which the derive has checked
 /// parses; a failure here is a bug in the derive, not in the tool.
 pub fn schema_from_json(text: &str) -> Value {

@@ -17,6 +17,7 @@ mod signals;
 mod streams;
 mod terminal;
 mod truth;
+mod versions;
 
 use crate::context::Ctx;
 use crate::report::{Evidence, Outcome};
@@ -236,6 +237,14 @@ pub const CHECKS: &[Check] = &[
         ALL,
         "the tool's name alone exits 0 with the root help (robot: a success envelope)",
         failure_modes::bare_call
+    ),
+    check!(
+        "fm22.schema_version",
+        "CLI Spec §22",
+        1,
+        ALL,
+        "changelog answers the releases and schema_version; --schema-version runs a compatible call and refuses 999999.0.0 with SCHEMA_VERSION_UNSUPPORTED",
+        versions::schema_version
     ),
     check!(
         "fm50.idle_stdin",

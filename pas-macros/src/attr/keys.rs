@@ -30,6 +30,10 @@ pub(crate) const TOOL: &[(&str, &str)] = &[
     ("profile", "profile = \"pas\""),
     ("schema_version", "schema_version = \"1.0.0\""),
     (
+        "changelog",
+        "changelog = \"[{\\\"version\\\": \\\"1.0.0\\\", \\\"changes\\\": [\\\"...\\\"]}]\"",
+    ),
+    (
         "exit_code",
         "exit_code(100, FILE_NOT_FOUND, \"File not found\")",
     ),
@@ -88,6 +92,7 @@ pub(crate) const COMMAND: &[(&str, &str)] = &[
     ),
     ("paging", "paging(limit = \"limit\", cursor = \"cursor\")"),
     ("session", "session = \"create\""),
+    ("stability", "stability = \"beta\""),
     ("confirm", "confirm"),
     ("list_field", "list_field = \"candidates\""),
     ("compact_omit", "compact_omit = \"cmd_full,metrics\""),

@@ -135,5 +135,6 @@ fn skeleton() -> Registry {
         robot: None,
         auth: None,
         requirements: Vec::new(),
+        changelog: Vec::new(),
     }
 }

@@ -59,6 +59,9 @@ pub fn render_command(registry: &Registry, command: &Command) -> String {
         }
         let _ = writeln!(out, "{line}.");
     }
+    if let Some(note) = super::words::stability_note(command) {
+        let _ = writeln!(out, "{note}");
+    }
     if let Some(limit) = &command.rate_limit {
         let _ = writeln!(out, "Rate limit: {limit}.");
     }

@@ -88,6 +88,10 @@ pub struct Tool {
     /// The lock the runtime takes for every call (one call at a time; absent when none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lock: Option<String>,
+    /// `beta` or `experimental`: its output may change without a deprecation, and running it
+    /// warns (absent: `stable`).
+    #[serde(skip_serializing_if = "crate::Stability::is_stable")]
+    pub stability: crate::Stability,
 }
 
 /// One parameter or flag.
@@ -247,6 +251,7 @@ fn tool_of(registry: &Registry, command: &Command) -> Tool {
         max_output_bytes: command.max_output_bytes,
         max_input_bytes: command.max_input_bytes,
         lock: command.lock.clone(),
+        stability: command.stability,
         command: invocation,
     }
 }
@@ -366,7 +371,8 @@ mod tests {
                 "stable-output",
                 "cwd",
                 "show-config",
-                "no-config"
+                "no-config",
+                "schema-version"
             ]
         );
     }

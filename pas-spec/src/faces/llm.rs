@@ -368,6 +368,7 @@ fn command_doc(registry: &Registry, command: &Command) -> CommandDoc {
         line.push('.');
         notes.push(line);
     }
+    notes.extend(super::words::stability_note(command));
     notes.extend(super::words::declared_notes(registry, command));
     let surface = surface::of(registry.profile);
     let declared = super::words::declared_codes_of(registry, command);

@@ -161,6 +161,10 @@ fn description(command: &Command) -> String {
         }
         text.push('.');
     }
+    if let Some(note) = super::words::stability_note(command) {
+        text.push(' ');
+        text.push_str(&note);
+    }
     text
 }
 

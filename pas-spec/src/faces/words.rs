@@ -407,10 +407,18 @@ pub(crate) fn exit_code_rows(registry: &Registry, only: Option<&[&str]>) -> Vec<
             continue;
         }
         let names: Vec<&str> = group.iter().map(|b| b.name).collect();
+        // compose's two blocking constants (configuration, schema version) share exit 2 and no
+        // meaning: the row says both, where a large group says its first, general one.
+        let meaning = match group.as_slice() {
+            [first, second] if first.exit == 2 => {
+                format!("{}; {}", first.meaning, second.meaning.to_lowercase())
+            }
+            _ => group[0].meaning.to_owned(),
+        };
         rows.push((
             u16::from(exit),
             0,
-            format!("{} ({})", group[0].meaning, names.join(", ")),
+            format!("{meaning} ({})", names.join(", ")),
         ));
     }
     // The runtime refuses a destructive command without its confirm flag: a constant of the
@@ -627,4 +635,15 @@ pub(crate) fn command_flag_row(flag: &surface::CommandFlag) -> (String, String) 
             format!("string. {}", flag.meaning),
         ),
     }
+}
+
+/// `Stability: beta (...)` for a command that is not `stable` (failure mode 22), else nothing.
+pub(crate) fn stability_note(command: &Command) -> Option<String> {
+    (!command.stability.is_stable()).then(|| {
+        format!(
+            "Stability: {} (its output may change in any release; running it warns \
+             UNSTABLE_COMMAND).",
+            command.stability.as_str()
+        )
+    })
 }

@@ -10,6 +10,7 @@
 //! (`order`), because the rule families run one after another, not in one walk of the document.
 
 pub mod casing;
+mod changelog;
 mod commands;
 mod context;
 mod declared;
@@ -49,6 +50,7 @@ pub fn validate(registry: &Registry) -> Vec<Diagnostic> {
     robot::check(&context, &mut report);
     declared::check(&context, &mut report);
     limits::check(&context, &mut report);
+    changelog::check(&context, &mut report);
     let mut diagnostics = report.into_diagnostics();
     order::sort(registry, &mut diagnostics);
     diagnostics

@@ -71,3 +71,26 @@ fn a_tool_needs_commands_or_resources() {
     });
     assert_lacks(&found, "E015");
 }
+
+/// The changelog (failure mode 22): released semantic versions, each once, dated YYYY-MM-DD.
+#[test]
+fn changelog_entries_are_released_versions_listed_once_with_real_dates() {
+    let found = check(|s| {
+        s["changelog"] = serde_json::json!([
+            {"version": "0.1.0", "date": "2026-11-20", "changes": ["first"]},
+            {"version": "0.1.0", "changes": ["again"]},
+            {"version": "9.0.0"},
+            {"version": "one"},
+            {"version": "0.0.1", "date": "20 Nov 2026", "breaking": true},
+        ]);
+    });
+    assert_exactly(
+        &found,
+        &[
+            ("E097", "/changelog/1/version"),
+            ("E097", "/changelog/2/version"),
+            ("E097", "/changelog/3/version"),
+            ("E097", "/changelog/4/date"),
+        ],
+    );
+}

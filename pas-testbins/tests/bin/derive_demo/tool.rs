@@ -21,7 +21,8 @@ use serde::Serialize;
     exit_code(100, NOT_FOUND, "No such task"),
     exit_code(101, CONFLICT, "The task already exists"),
     example("tasks --agent task list", "List open tasks"),
-    anti_pattern("tasks task list | head", "Page with --limit and --cursor instead")
+    anti_pattern("tasks task list | head", "Page with --limit and --cursor instead"),
+    changelog = r#"[{"version": "0.3.0", "date": "2026-11-20", "changes": ["task rm replaces task delete"]}]"#
 )]
 pub struct Cli {
     /// Where the tasks are kept.
@@ -139,7 +140,7 @@ pub struct Weight {
 #[derive(Debug, Subcommand, AgentTool)]
 pub enum ExtraCommand {
     /// Export every task as Markdown.
-    #[agent(kind = "document", category = "io")]
+    #[agent(kind = "document", category = "io", stability = "beta")]
     Export,
     /// Never a subcommand: clap skips it, so nothing ever builds it.
     #[command(skip)]

@@ -1,0 +1,65 @@
+//! Output versioning (CLI Agent Spec failure mode 22), in every profile: `--schema-version V`
+//! refuses a call whose caller expects an output schema the tool is not compatible with, before
+//! any handler; `changelog` prints the releases the spec declares.
+
+use pas_spec::Registry;
+use pas_spec::versioning::{compatible, schema_version};
+use serde_json::json;
+
+use crate::error::Error;
+use crate::reply::Reply;
+
+/// The word, as typed (`pas_spec::surface::CHANGELOG_WORD`).
+const WORD: &str = pas_spec::surface::CHANGELOG_WORD;
+
+/// The `SCHEMA_VERSION_UNSUPPORTED` error when `--schema-version` names a version this tool's
+/// output is not compatible with (or none).
+pub(crate) fn refusal(registry: &Registry, pre: &crate::argv::Prescan) -> Option<Error> {
+    let wanted = pre.schema_version.as_deref()?;
+    let have = schema_version(registry);
+    if compatible(have, wanted) {
+        return None;
+    }
+    let message = if wanted.is_empty() {
+        format!(
+            "--schema-version needs a version; {} answers {have}",
+            registry.name
+        )
+    } else {
+        format!(
+            "{} answers output schema version {have}, not compatible with {wanted}",
+            registry.name
+        )
+    };
+    Some(
+        Error::new(pas_spec::builtin_codes::SCHEMA_VERSION_UNSUPPORTED, message)
+            .with_suggestion(format!(
+                "--schema-version {have} (or drop the flag); `{} changelog` lists the changes",
+                registry.name
+            ))
+            .with_details(json!({ "requested": wanted, "supported": [have] })),
+    )
+}
+
+/// Whether argv asks for `changelog` (its first command word, no `--help`, and no command of
+/// the tool's own takes the word).
+pub(crate) fn wanted(registry: &Registry, pre: &crate::argv::Prescan) -> bool {
+    let Some(at) = pre.command_word else {
+        return false;
+    };
+    let mut words = pre.argv.iter().skip(at);
+    words.next().is_some_and(|w| w == WORD)
+        && !words.any(|w| w == "--help" || w == "-h")
+        && pas_spec::surface::of(registry.profile)
+            .reachable_words(registry)
+            .any(|b| b.word == WORD)
+}
+
+/// The declared changelog, with the version and output schema version of this binary.
+pub(crate) fn changelog(registry: &Registry) -> Reply {
+    Reply::object(&json!({
+        "version": registry.version,
+        "schema_version": schema_version(registry),
+        "changelog": registry.changelog,
+    }))
+}
