@@ -24,18 +24,9 @@ use crate::reply::Reply;
 /// The word, as typed (`pas_spec::surface::DOCTOR_WORD`).
 pub(crate) const WORD: &str = pas_spec::surface::DOCTOR_WORD;
 
-/// Whether argv asks for `doctor` (its first command word, no `--help`, and no command of the
-/// tool's own takes the word).
+/// Whether argv asks for `doctor` (see `crate::builtins::word_asked`).
 pub(crate) fn wanted(registry: &Registry, pre: &crate::argv::Prescan) -> bool {
-    let Some(at) = pre.command_word else {
-        return false;
-    };
-    let mut words = pre.argv.iter().skip(at);
-    words.next().is_some_and(|w| w == WORD)
-        && !words.any(|w| w == "--help" || w == "-h")
-        && pas_spec::surface::of(registry.profile)
-            .reachable_words(registry)
-            .any(|b| b.word == WORD)
+    crate::builtins::word_asked(registry, pre, WORD)
 }
 
 fn check(name: &str, ok: bool, message: String, fix: Option<String>) -> Value {

@@ -41,18 +41,9 @@ pub(crate) fn refusal(registry: &Registry, pre: &crate::argv::Prescan) -> Option
     )
 }
 
-/// Whether argv asks for `changelog` (its first command word, no `--help`, and no command of
-/// the tool's own takes the word).
+/// Whether argv asks for `changelog` (see `crate::builtins::word_asked`).
 pub(crate) fn wanted(registry: &Registry, pre: &crate::argv::Prescan) -> bool {
-    let Some(at) = pre.command_word else {
-        return false;
-    };
-    let mut words = pre.argv.iter().skip(at);
-    words.next().is_some_and(|w| w == WORD)
-        && !words.any(|w| w == "--help" || w == "-h")
-        && pas_spec::surface::of(registry.profile)
-            .reachable_words(registry)
-            .any(|b| b.word == WORD)
+    crate::builtins::word_asked(registry, pre, WORD)
 }
 
 /// The declared changelog, with the version and output schema version of this binary.

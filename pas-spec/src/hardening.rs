@@ -170,7 +170,8 @@ fn is_control(c: char) -> bool {
         || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
 }
 
-fn has_percent_escape(value: &str) -> bool {
+/// Whether `value` holds a `%XX` escape (two hex digits after `%`).
+pub fn has_percent_escape(value: &str) -> bool {
     value
         .as_bytes()
         .windows(3)

@@ -157,8 +157,11 @@ fn url_spelling(raw: &str) -> Option<Error> {
         .filter(|&at| raw[at..].split('/').next().is_some_and(|q| q.contains('=')))
     {
         ("has a `?key=value` query", raw[..at].to_owned())
-    } else if has_percent_escape(raw) {
-        ("is percent-encoded", percent_decoded(raw))
+    } else if pas_spec::hardening::has_percent_escape(raw) {
+        (
+            "is percent-encoded",
+            pas_spec::hardening::percent_decoded(raw),
+        )
     } else {
         return None;
     };
@@ -170,32 +173,6 @@ fn url_spelling(raw: &str) -> Option<Error> {
         .with_suggestion(format!("give the path itself: {corrected}"))
         .with_details(serde_json::json!({ "input": raw, "corrected_input": corrected })),
     )
-}
-
-fn has_percent_escape(raw: &str) -> bool {
-    raw.as_bytes()
-        .windows(3)
-        .any(|w| w[0] == b'%' && w[1].is_ascii_hexdigit() && w[2].is_ascii_hexdigit())
-}
-
-fn percent_decoded(raw: &str) -> String {
-    let bytes = raw.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        if bytes[i] == b'%'
-            && i + 2 < bytes.len()
-            && let (Some(hi), Some(lo)) = (hex(bytes[i + 1]), hex(bytes[i + 2]))
-        {
-            out.push((hi * 16 + lo) as u8);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// The placeholder values when `path` fits `template`, segment by segment. A placeholder takes
