@@ -100,6 +100,11 @@ if (plan.progress) {
     { onprogress: (p) => seen.push(p.progress) },
   );
   check(!result.isError, `progress call failed: ${JSON.stringify(result.structuredContent)}`);
+  // The server writes every notification before the result, but the SDK may resolve the call
+  // before it has run the handlers of notifications read in the same chunk: let them run.
+  for (let waited = 0; seen.length < plan.progress.least && waited < 2000; waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   check(seen.length >= plan.progress.least, `${seen.length} progress notifications`);
 }
 
