@@ -9,18 +9,11 @@ mod runtime_support;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use runtime_support::{code, error_json, ndjson, stdout};
+use runtime_support::{code, error_json, limits_demo, named, ndjson, stdout};
 use serde_json::Value;
 
 fn limits(args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pas-limits-demo"));
-    cmd.args(args)
-        .env_remove("PAS_AGENT")
-        .env_remove("PAS_TIMEOUT")
-        .env_remove("PAS_OUTPUT_LIMIT")
-        .env_remove("LIMITS_DEMO_DERIVE")
-        .stdin(Stdio::null());
-    cmd
+    limits_demo(args)
 }
 
 fn derived(args: &[&str]) -> Command {
@@ -133,9 +126,8 @@ fn derived_commands_declare_the_same_limits_and_compose_reports_them_in_the_enve
     // The derive's registry says what the spec says.
     let spec: Value =
         serde_json::from_slice(&derived(&["--pas-spec"]).output().unwrap().stdout).unwrap();
-    let commands = spec["commands"].as_array().unwrap();
-    let slow = commands.iter().find(|c| c["name"] == "slow").unwrap();
-    let items = commands.iter().find(|c| c["name"] == "items").unwrap();
+    let slow = named(&spec["commands"], "slow");
+    let items = named(&spec["commands"], "items");
     assert_eq!(slow["timeout"], 0.5);
     assert_eq!(items["maxOutputBytes"], 300);
 }
@@ -158,15 +150,7 @@ fn every_face_states_the_declared_limits() {
     // The catalog.
     let catalog: Value =
         serde_json::from_slice(&limits(&["--agent", "tools"]).output().unwrap().stdout).unwrap();
-    let tool = |name: &str| {
-        catalog["tools"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|t| t["name"] == name)
-            .unwrap()
-            .clone()
-    };
+    let tool = |name: &str| named(&catalog["tools"], name);
     assert_eq!(tool("slow")["timeoutMs"], 500);
     assert_eq!(tool("slow").get("maxOutputBytes"), None);
     assert_eq!(tool("items")["maxOutputBytes"], 300);
@@ -178,15 +162,7 @@ fn every_face_states_the_declared_limits() {
     let spec = limits(&["--pas-spec"]).output().unwrap().stdout;
     let registry: pas::spec::Registry = serde_json::from_slice(&spec).unwrap();
     let list = pas::spec::faces::mcp::tools_list(&registry);
-    let mcp_tool = |name: &str| {
-        list["tools"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|t| t["name"] == name)
-            .unwrap()
-            .clone()
-    };
+    let mcp_tool = |name: &str| named(&list["tools"], name);
     assert_eq!(mcp_tool("slow")["_meta"]["pas-kit/timeoutMs"], 500);
     assert_eq!(mcp_tool("items")["_meta"]["pas-kit/maxOutputBytes"], 300);
 }
@@ -288,13 +264,7 @@ fn every_face_states_the_stdin_cap_and_input_file() {
     );
     let catalog: Value =
         serde_json::from_slice(&limits(&["--agent", "tools"]).output().unwrap().stdout).unwrap();
-    let ingest = catalog["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "ingest")
-        .unwrap()
-        .clone();
+    let ingest = named(&catalog["tools"], "ingest").clone();
     assert_eq!(ingest["maxInputBytes"], 1024);
     assert!(
         ingest["parameters"]
@@ -309,23 +279,11 @@ fn every_face_states_the_stdin_cap_and_input_file() {
     let spec = limits(&["--pas-spec"]).output().unwrap().stdout;
     let registry: pas::spec::Registry = serde_json::from_slice(&spec).unwrap();
     let list = pas::spec::faces::mcp::tools_list(&registry);
-    let tool = list["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "ingest")
-        .unwrap()
-        .clone();
+    let tool = named(&list["tools"], "ingest").clone();
     assert_eq!(tool["_meta"]["pas-kit/maxInputBytes"], 1024);
     // The derive says the same.
     let spec: Value =
         serde_json::from_slice(&derived(&["--pas-spec"]).output().unwrap().stdout).unwrap();
-    let ingest = spec["commands"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == "ingest")
-        .unwrap()
-        .clone();
+    let ingest = named(&spec["commands"], "ingest").clone();
     assert_eq!(ingest["maxInputBytes"], 1024);
 }

@@ -9,17 +9,12 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use runtime_support::{code, error_json, stdout};
+use runtime_support::{code, error_json, limits_demo, named, stdout};
 use serde_json::Value;
 
 fn limits(state: &Path, args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pas-limits-demo"));
-    cmd.args(args)
-        .env("XDG_STATE_HOME", state)
-        .env_remove("PAS_AGENT")
-        .env_remove("PAS_LOCK_WAIT")
-        .env_remove("LIMITS_DEMO_DERIVE")
-        .stdin(Stdio::null());
+    let mut cmd = limits_demo(args);
+    cmd.env("XDG_STATE_HOME", state);
     cmd
 }
 
@@ -126,13 +121,7 @@ fn every_face_states_the_declared_lock() {
             .stdout,
     )
     .unwrap();
-    let deploy = catalog["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "deploy")
-        .unwrap()
-        .clone();
+    let deploy = named(&catalog["tools"], "deploy").clone();
     assert_eq!(deploy["lock"], "deploy");
     let llm = stdout(&limits(state.path(), &["docs"]).output().unwrap());
     assert!(llm.contains("One call at a time (lock `deploy`"), "{llm}");
@@ -142,13 +131,7 @@ fn every_face_states_the_declared_lock() {
         .stdout;
     let registry: pas::spec::Registry = serde_json::from_slice(&spec).unwrap();
     let list = pas::spec::faces::mcp::tools_list(&registry);
-    let tool = list["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "deploy")
-        .unwrap()
-        .clone();
+    let tool = named(&list["tools"], "deploy").clone();
     assert_eq!(tool["_meta"]["pas-kit/lock"], "deploy");
     // The derive declares the same.
     let spec: Value = serde_json::from_slice(
@@ -159,12 +142,6 @@ fn every_face_states_the_declared_lock() {
             .stdout,
     )
     .unwrap();
-    let deploy = spec["commands"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == "deploy")
-        .unwrap()
-        .clone();
+    let deploy = named(&spec["commands"], "deploy").clone();
     assert_eq!(deploy["lock"], "deploy");
 }

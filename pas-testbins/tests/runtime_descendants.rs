@@ -9,7 +9,7 @@ mod runtime_support;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use runtime_support::{demo, processes_tagged, unique_tag};
+use runtime_support::{demo, named, processes_tagged, unique_tag};
 
 fn direct_spawn(tag: &str, seconds: &str) -> Command {
     let mut cmd = demo(&["--agent", "spawn", "--tag", tag, "--seconds", seconds]);
@@ -206,22 +206,12 @@ fn every_face_tells_that_spawn_keeps_background_processes() {
     let llm = text(&["docs"]);
     assert!(llm.contains("`demo cleanup --force` ends them"), "{llm}");
     let catalog: serde_json::Value = serde_json::from_str(&text(&["--agent", "tools"])).unwrap();
-    let spawn = catalog["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "spawn")
-        .unwrap();
+    let spawn = named(&catalog["tools"], "spawn");
     assert_eq!(spawn["sideEffects"][0]["kind"], "background", "{spawn}");
     let spec = demo(&["--pas-spec"]).output().unwrap().stdout;
     let registry: pas::spec::Registry = serde_json::from_slice(&spec).unwrap();
     let list = pas::spec::faces::mcp::tools_list(&registry);
-    let tool = list["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "spawn")
-        .unwrap();
+    let tool = named(&list["tools"], "spawn");
     assert_eq!(
         tool["_meta"]["pas-kit/spawnsBackgroundProcess"], true,
         "{tool}"

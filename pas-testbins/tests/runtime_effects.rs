@@ -4,9 +4,12 @@
 //! `replayed`), the same key with other input is refused before the handler runs, and the
 //! effect a handler reports (`Context::set_effect`) reaches each profile's metadata.
 
+mod runtime_support;
+
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
+use runtime_support::named;
 use serde_json::Value;
 
 fn shopping(dir: &Path, profile: &str, args: &[&str]) -> Output {
@@ -188,13 +191,7 @@ fn every_face_offers_the_key_on_commands_that_change_state_only() {
     );
 
     let catalog = json(&shopping(dir.path(), "compose", &["tools", "add"]).stdout);
-    let params = catalog["data"]["parameters"]
-        .as_array()
-        .expect("parameters");
-    let key = params
-        .iter()
-        .find(|p| p["name"] == "idempotency-key")
-        .unwrap_or_else(|| panic!("{catalog}"));
+    let key = named(&catalog["data"]["parameters"], "idempotency-key");
     assert_eq!(key["type"], "string");
     let read = json(&shopping(dir.path(), "compose", &["tools", "list"]).stdout);
     assert!(!read.to_string().contains("idempotency-key"), "{read}");

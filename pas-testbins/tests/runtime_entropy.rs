@@ -3,8 +3,11 @@
 //! with no declaration; ids and hashes are left as they are; `PAS_UNMASK=1` shows the raw
 //! value. Driven through `pas-spec-cli` with an echo handler that answers a token.
 
-use std::process::{Command, Output, Stdio};
+mod runtime_support;
 
+use std::process::{Command, Output};
+
+use runtime_support::{spec_cli, valid_fixture};
 use serde_json::Value;
 
 const JWT: &str = "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1c2VyXzEyMyIsImlhdCI6MTcxMDAwMDAwMCwiZXhwIjoxNzEwMDAzNjAwfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
@@ -12,26 +15,10 @@ const SUMMARY: &str = "[JWT sub=user_123 exp=2024-03-09T17:00:00Z]";
 const SHA: &str = "da39a3ee5e6b4b0d3255bfef95601890afd80709";
 
 fn tool(spec: &str, args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pas-spec-cli"));
-    cmd.args(args)
-        .env(
-            "PAS_SPEC_CLI_SPEC",
-            format!(
-                "{}/../tests/fixtures/valid/{spec}",
-                env!("CARGO_MANIFEST_DIR")
-            ),
-        )
-        .env(
-            "PAS_SPEC_CLI_REPLY",
-            format!(
-                r#"{{"id":"p1","commit":"{SHA}","token":"{JWT}","key":"AKIAIOSFODNN7EXAMPLE1234"}}"#
-            ),
-        )
-        .env_remove("PAS_SPEC_CLI_FAIL")
-        .env_remove("PAS_UNMASK")
-        .env_remove("PAS_AGENT")
-        .stdin(Stdio::null());
-    cmd
+    let reply = format!(
+        r#"{{"id":"p1","commit":"{SHA}","token":"{JWT}","key":"AKIAIOSFODNN7EXAMPLE1234"}}"#
+    );
+    spec_cli(valid_fixture(spec), &reply, args)
 }
 
 fn json(bytes: &[u8]) -> Value {

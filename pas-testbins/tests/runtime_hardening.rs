@@ -6,27 +6,16 @@
 //! hardened. Driven through `pas-spec-cli` over `tests/fixtures/valid/hardening*.yaml`, with
 //! echo handlers that count as the side effect: a refused call never reaches them.
 
+mod runtime_support;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Output, Stdio};
 
+use runtime_support::{spec_cli, valid_fixture};
 use serde_json::{Value, json};
 
-fn fixture(name: &str) -> String {
-    format!(
-        "{}/../tests/fixtures/valid/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    )
-}
-
 fn tool(spec: &str, args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pas-spec-cli"));
-    cmd.args(args)
-        .env("PAS_SPEC_CLI_SPEC", fixture(spec))
-        .env("PAS_SPEC_CLI_REPLY", r#"{"id":"ran"}"#)
-        .env_remove("PAS_SPEC_CLI_FAIL")
-        .env_remove("PAS_AGENT")
-        .stdin(Stdio::null());
-    cmd
+    spec_cli(valid_fixture(spec), r#"{"id":"ran"}"#, args)
 }
 
 fn hard(args: &[&str]) -> Output {

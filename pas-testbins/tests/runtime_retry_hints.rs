@@ -7,21 +7,13 @@
 mod runtime_support;
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
-use runtime_support::{error_json, stdout};
+use runtime_support::{error_json, limits_demo, stdout};
 use serde_json::Value;
 
 fn limits(args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pas-limits-demo"));
-    cmd.args(args)
-        .env_remove("PAS_AGENT")
-        .env_remove("PAS_TIMEOUT")
-        .env_remove("PAS_ATTEMPT")
-        .env_remove("PAS_META")
-        .env_remove("LIMITS_DEMO_DERIVE")
-        .stdin(Stdio::null());
-    cmd
+    limits_demo(args)
 }
 
 #[test]

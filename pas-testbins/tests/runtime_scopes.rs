@@ -3,8 +3,11 @@
 //! still runs. Driven through `pas-spec-cli` over `tests/fixtures/valid/declared.yaml` (compose:
 //! `meta.warnings`) and the same spec under the `pas` profile (a `{"warning"}` line on stderr).
 
-use std::process::{Command, Output};
+mod runtime_support;
 
+use std::process::Output;
+
+use runtime_support::{respelled, spec_cli};
 use serde_json::Value;
 
 const SPEC: &str = concat!(
@@ -12,15 +15,12 @@ const SPEC: &str = concat!(
     "/../tests/fixtures/valid/declared.yaml"
 );
 
+const REPLY: &str = r#"{"id":"n1","body":"b"}"#;
+
 fn create(scopes: Option<&str>, spec: &str) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pas-spec-cli"));
-    cmd.args(["note", "create", "ok"])
-        .env("PAS_SPEC_CLI_SPEC", spec)
-        .env("PAS_SPEC_CLI_REPLY", r#"{"id":"n1","body":"b"}"#)
-        .env("DECL_TOKEN", "a-long-enough-token")
-        .env_remove("PAS_SPEC_CLI_FAIL")
-        .env_remove("DECL_CONFIG")
-        .env_remove("PAS_AGENT");
+    let mut cmd = spec_cli(spec, REPLY, &["note", "create", "ok"]);
+    cmd.env("DECL_TOKEN", "a-long-enough-token")
+        .env_remove("DECL_CONFIG");
     match scopes {
         Some(scopes) => cmd.env("DECL_SCOPES", scopes),
         None => cmd.env_remove("DECL_SCOPES"),
@@ -43,11 +43,7 @@ fn granted_scopes_beyond_the_declared_ones_are_a_warning_and_the_call_runs() {
     );
 
     // `--validate-only` is the pre-flight: the same report, and the handler never runs.
-    let mut preflight = Command::new(env!("CARGO_BIN_EXE_pas-spec-cli"));
-    let preflight = preflight
-        .args(["note", "create", "ok", "--validate-only"])
-        .env("PAS_SPEC_CLI_SPEC", SPEC)
-        .env("PAS_SPEC_CLI_REPLY", r#"{"id":"n1","body":"b"}"#)
+    let preflight = spec_cli(SPEC, REPLY, &["note", "create", "ok", "--validate-only"])
         .env("DECL_TOKEN", "a-long-enough-token")
         .env("DECL_SCOPES", "notes:write admin")
         .output()
@@ -77,20 +73,10 @@ fn granted_scopes_beyond_the_declared_ones_are_a_warning_and_the_call_runs() {
 #[test]
 fn the_pas_profile_warns_on_stderr_and_the_faces_name_the_variable() {
     let dir = tempfile::tempdir().unwrap();
-    let spec = std::fs::read_to_string(SPEC)
-        .unwrap()
-        .replace("profile: compose", "profile: pas");
-    let path = dir.path().join("declared.yaml");
-    std::fs::write(&path, spec).unwrap();
-    let path = path.to_str().unwrap();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pas-spec-cli"));
-    let out = cmd
-        .args(["--agent", "note", "create", "ok"])
-        .env("PAS_SPEC_CLI_SPEC", path)
-        .env("PAS_SPEC_CLI_REPLY", r#"{"id":"n1","body":"b"}"#)
+    let path = respelled(SPEC, "profile: compose", "profile: pas", dir.path());
+    let out = spec_cli(&path, REPLY, &["--agent", "note", "create", "ok"])
         .env("DECL_TOKEN", "a-long-enough-token")
         .env("DECL_SCOPES", "notes:write admin")
-        .env_remove("PAS_SPEC_CLI_FAIL")
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{out:?}");
@@ -98,9 +84,7 @@ fn the_pas_profile_warns_on_stderr_and_the_faces_name_the_variable() {
     assert_eq!(line["warning"]["code"], "OVER_PRIVILEGED", "{line}");
     assert_eq!(line["warning"]["affects"], serde_json::json!(["admin"]));
 
-    let help = Command::new(env!("CARGO_BIN_EXE_pas-spec-cli"))
-        .args(["--agent", "note", "create", "--help"])
-        .env("PAS_SPEC_CLI_SPEC", path)
+    let help = spec_cli(&path, REPLY, &["--agent", "note", "create", "--help"])
         .output()
         .unwrap();
     let help = String::from_utf8(help.stdout).unwrap();

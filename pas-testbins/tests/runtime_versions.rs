@@ -2,9 +2,12 @@
 //! stability tier in every face and as a warning when it runs, `--schema-version` refusing an
 //! incompatible caller before any handler, and the `changelog` built-in word.
 
+mod runtime_support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use runtime_support::named;
 use serde_json::Value;
 
 const PROFILES: [&str; 3] = ["pas", "compose", "robot"];
@@ -243,12 +246,7 @@ fn every_face_shows_the_stability_tier_and_the_version_words() {
     );
     let registry = pas::spec::load::parse(&source).unwrap();
     let tools = pas::spec::faces::mcp::tools_list(&registry);
-    let preview = tools["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "preview")
-        .unwrap();
+    let preview = named(&tools["tools"], "preview");
     assert!(
         preview["description"]
             .as_str()

@@ -4,6 +4,10 @@
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
+mod tools;
+#[allow(unused_imports)] // each test file takes what it needs
+pub use tools::*;
+
 /// The demo tool (`tests/bin/runtime_demo.rs`, spec `tests/bin/runtime-demo.json`).
 pub fn demo_path() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_pas-runtime-demo"))
