@@ -67,7 +67,7 @@ fn assert_all_pass(tool: &[&str]) {
     assert_eq!(summary["ok"], true);
     assert_eq!(code, 0);
     // Every level 1 and 2 check of the pas contract ran.
-    assert_eq!(checks.len(), 29, "{checks:?}");
+    assert_eq!(checks.len(), 30, "{checks:?}");
 }
 
 #[test]
@@ -110,6 +110,8 @@ const FAULTS: &[(&str, &str)] = &[
     // The CLI Agent Spec's failure modes: colour on a pipe when CLICOLOR_FORCE asks, a read of a piped stdin the spec never declares, an
     // error message translated under a French locale, JSON folded at a narrow COLUMNS.
     ("colour_forced", "fm08.forced_colour"),
+    // An argument error that does not say whether a retry can help.
+    ("no_retryable", "fm19.retryable"),
     // A bare call that is a usage error instead of the root help.
     ("bare_usage", "fm21.bare_call"),
     ("read_stdin", "fm50.idle_stdin"),

@@ -67,6 +67,32 @@ pub fn forced_colour(ctx: &mut Ctx) -> Verdict {
     Verdict::pass(&runs.iter().collect::<Vec<_>>())
 }
 
+/// fm19.retryable (§19 Retry Hints in Error Responses): an error says whether the same call can
+/// succeed if it is made again. An unknown flag (after the primary example's arguments, so a
+/// one-command tool reaches its parser) is an argument error that no retry mends: its error, in
+/// the contract's channel, carries `retryable: false`, a boolean an agent branches on.
+pub fn retryable(ctx: &mut Ctx) -> Verdict {
+    let mut args = ctx.primary().map(|(plan, _)| plan.args).unwrap_or_default();
+    args.push(errors::UNKNOWN_FLAG.to_owned());
+    let run = ctx.run(&Call::new(&ctx.machine(&args)));
+    let error = match error_object(ctx.contract, &run) {
+        Ok(error) => error,
+        Err(why) => return Verdict::fail(format!("an unknown flag's error: {why}"), &[&run]),
+    };
+    match error.get("retryable") {
+        Some(Value::Bool(false)) => Verdict::pass(&[&run]),
+        Some(Value::Bool(true)) => Verdict::fail(
+            "an unknown flag's error says retryable: true, and no retry mends an argument",
+            &[&run],
+        ),
+        Some(_) => Verdict::fail("`retryable` is not a boolean", &[&run]),
+        None => Verdict::fail(
+            "the error does not say whether a retry can help (no `retryable`)",
+            &[&run],
+        ),
+    }
+}
+
 /// fm50.idle_stdin (§50 Stdin Consumption Deadlock): an example of a command that does not
 /// declare stdin ends on its own, with the status it has on `/dev/null`, when stdin is a pipe
 /// that stays open and silent (an agent harness that never closes it).

@@ -231,6 +231,14 @@ pub const CHECKS: &[Check] = &[
         failure_modes::forced_colour
     ),
     check!(
+        "fm19.retryable",
+        "CLI Spec §19",
+        1,
+        ALL,
+        "an argument error says retryable: false (a boolean an agent branches on)",
+        failure_modes::retryable
+    ),
+    check!(
         "fm21.bare_call",
         "CLI Spec §21",
         1,
