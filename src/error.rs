@@ -180,14 +180,6 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// `?` on I/O in a handler: a general failure whose message is the OS's, or the structured
-/// error of an input past its limit ([`crate::input`]).
-impl From<std::io::Error> for Error {
-    fn from(err: std::io::Error) -> Self {
-        crate::input::too_large(&err).unwrap_or_else(|| Error::general(err.to_string()))
-    }
-}
-
 /// The error of a value that cannot be serialised as JSON (a handler's result or item).
 pub(crate) fn serialise_error(err: serde_json::Error) -> Error {
     Error::internal(format!("the result cannot be serialised as JSON: {err}"))

@@ -215,6 +215,15 @@ pub fn check_local_source(path: &Path) -> Result<(), Error> {
     Ok(())
 }
 
+/// `?` on I/O in a handler: a general failure whose message is the OS's, or the structured
+/// error of an input past its limit. It lives here, beside the bounded reads whose error it
+/// recognises, so that `error` does not import `input` (which imports `error`).
+impl From<io::Error> for Error {
+    fn from(err: io::Error) -> Self {
+        too_large(&err).unwrap_or_else(|| Error::general(err.to_string()))
+    }
+}
+
 /// The structured error of a read that went past its limit, if `err` is one.
 pub fn too_large(err: &io::Error) -> Option<Error> {
     let found = err.get_ref()?.downcast_ref::<TooLarge>()?;
