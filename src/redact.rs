@@ -38,20 +38,31 @@ pub const REDACTED: &str = "[REDACTED]";
 /// docs). Empty values are not secrets and pass.
 pub const MIN_SECRET_CHARS: usize = 6;
 
-/// Long flags the runtime itself adds: never taken for a misspelt secret flag.
-const RUNTIME_LONGS: &[&str] = &[
-    "--agent",
-    "--audit-log",
-    "--config",
-    "--dry-run",
-    "--force",
-    "--format",
-    "--help",
-    "--pas-spec",
-    "--toon",
-    "--validate-pas",
-    "--version",
+/// Long flags the runtime adds outside the profile's flag table (root flags, the confirm and
+/// per-command flags): never taken for a misspelt secret flag.
+const OTHER_RUNTIME_LONGS: &[&str] = &[
+    "help",
+    "pas-spec",
+    "print-schema",
+    "validate-pas",
+    "dry-run",
+    "idempotency-key",
+    "input-file",
 ];
+
+/// Every long flag the runtime gives a tool of this profile, with its dashes: the profile's
+/// table in `pas_spec::surface` (what agent help lists) and the others above.
+fn runtime_longs(registry: &Registry) -> impl Iterator<Item = String> {
+    let surface = pas_spec::surface::of(registry.profile);
+    surface
+        .flags
+        .iter()
+        .map(|flag| flag.long)
+        .chain(OTHER_RUNTIME_LONGS.iter().copied())
+        .chain([surface.confirm_flag])
+        .chain(surface.list_format_flag.then_some("format"))
+        .map(|long| format!("--{long}"))
+}
 
 /// The secret flags of a tool and the secret values seen in this call.
 #[derive(Debug, Clone, Default)]
@@ -96,9 +107,7 @@ impl Redactor {
                 redactor.add(value.to_string_lossy().into_owned(), || format!("${env}"));
             }
         }
-        redactor
-            .known_longs
-            .extend(RUNTIME_LONGS.iter().map(|l| (*l).to_owned()));
+        redactor.known_longs.extend(runtime_longs(registry));
         redactor
     }
 
@@ -548,6 +557,28 @@ mod tests {
             "url?token=[REDACTED]&b=[REDACTED]"
         );
         assert!(r.refusal().is_none());
+    }
+
+    /// A flag of the runtime's own table (here `--cwd`, one letter from the secret `--cwds`)
+    /// is that flag, not a misspelt secret: its value is left alone.
+    #[test]
+    fn the_runtimes_own_flags_are_never_misspelt_secrets() {
+        let registry: Registry = serde_json::from_value(serde_json::json!({
+            "specVersion": 1, "name": "t", "version": "1.0.0", "summary": "A test tool.",
+            "commands": [{
+                "name": "get", "description": "Gets one.",
+                "parameters": [{"name": "cwds", "type": "string", "secret": true, "description": "A secret."}],
+                "output": "object"
+            }]
+        }))
+        .expect("the test registry");
+        let mut r = Redactor::new(&registry);
+        let argv = os(&["t", "get", "--cwd", "/tmp/work", "--cwdz", "hunter22"]);
+        r.scan_argv(&argv);
+        assert_eq!(
+            r.argv(&argv),
+            ["t", "get", "--cwd", "/tmp/work", "--cwdz", REDACTED]
+        );
     }
 
     #[test]
