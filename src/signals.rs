@@ -169,13 +169,7 @@ impl Watch {
                 && output.audit.is_none()
                 && !has_secrets(registry);
             if direct {
-                let lines = HANDLED
-                    .iter()
-                    .map(|&signal| {
-                        let (line, code) = output.render_error(error_for(signal));
-                        (signal, line, code)
-                    })
-                    .collect();
+                let lines = reports(&mut output);
                 output.signal_lines = Some(crate::ending::SignalLines { lines });
             }
             direct
@@ -202,6 +196,43 @@ impl Watch {
             signal => Some(error_for(signal)),
         }
     }
+}
+
+/// The report of each handled signal, rendered by the profile. SIGHUP's and SIGQUIT's differ
+/// from SIGTERM's only by the signal's name in the message, so they are SIGTERM's with the name
+/// replaced (rendering is a visible share of a short call's start-up); debug builds check that
+/// against rendering them.
+#[cfg(unix)]
+fn reports(output: &mut crate::ending::Output) -> Vec<(i32, Vec<u8>, u8)> {
+    use signal_hook::consts::{SIGHUP, SIGQUIT, SIGTERM};
+    let mut lines: Vec<(i32, Vec<u8>, u8)> = Vec::with_capacity(HANDLED.len());
+    for signal in HANDLED {
+        let renamed = matches!(signal, SIGHUP | SIGQUIT)
+            .then(|| lines.iter().find(|(s, _, _)| *s == SIGTERM))
+            .flatten()
+            .and_then(|(_, line, code)| Some((renamed(line, signal)?, *code)));
+        let (line, code) = match renamed {
+            Some(report) => {
+                debug_assert_eq!(report, output.render_error(error_for(signal)));
+                report
+            }
+            None => output.render_error(error_for(signal)),
+        };
+        lines.push((signal, line, code));
+    }
+    lines
+}
+
+/// SIGTERM's report with `signal`'s name in place of SIGTERM's, when the name occurs once.
+#[cfg(unix)]
+fn renamed(line: &[u8], signal: i32) -> Option<Vec<u8>> {
+    let from = crate::signal_error::name(signal_hook::consts::SIGTERM).as_bytes();
+    let mut at = (0..line.len()).filter(|&i| line[i..].starts_with(from));
+    let (Some(start), None) = (at.next(), at.next()) else {
+        return None;
+    };
+    let to = crate::signal_error::name(signal).as_bytes();
+    Some([&line[..start], to, &line[start + from.len()..]].concat())
 }
 
 /// Whether any parameter is secret: its values are redacted from errors, and argv parsing may
