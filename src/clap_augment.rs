@@ -268,3 +268,101 @@ pub(crate) fn names_runtime_flag(argv: &[std::ffi::OsString]) -> bool {
         .map(|name| name.split(|b| *b == b'=').next().unwrap_or(name))
         .any(|name| !name.is_empty() && longs().any(|long| long.as_bytes().starts_with(name)))
 }
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsString;
+
+    use super::*;
+
+    fn registry() -> Registry {
+        let spec = r#"
+specVersion: 1
+name: t
+version: 1.0.0
+summary: s
+examples:
+  - {command: "t --agent get 1", description: one}
+commands:
+  - name: get
+    description: one
+    output: list
+    parameters:
+      - {name: id, kind: positional, type: integer, required: true, description: which}
+"#;
+        let source = pas_spec::Source::new("t.yaml", spec, pas_spec::Format::Yaml);
+        pas_spec::load::parse(&source).unwrap()
+    }
+
+    fn longs(cmd: &clap::Command) -> Vec<String> {
+        let mut cmd = cmd.clone();
+        cmd.build();
+        let sub = cmd.find_subcommand("get").unwrap();
+        cmd.get_arguments()
+            .chain(sub.get_arguments())
+            .filter_map(|a| a.get_long().map(str::to_owned))
+            .collect()
+    }
+
+    fn argv(words: &[&str]) -> Vec<OsString> {
+        words.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn the_parsing_command_leaves_out_what_only_help_shows() {
+        let registry = registry();
+        let base = crate::clap_face::command_from_registry(&registry);
+        let documented = augment(base.clone(), &registry, &[], true);
+        let parsing = augment(base, &registry, &[], false);
+        let (shown, parsed) = (longs(&documented), longs(&parsing));
+        for runtime in [
+            "agent",
+            "audit-log",
+            "config",
+            "validate-only",
+            "output-id",
+            "cwd",
+        ] {
+            assert!(shown.iter().any(|l| l == runtime), "{runtime} documented");
+            assert!(!parsed.iter().any(|l| l == runtime), "{runtime} not parsed");
+        }
+        // What a handler reads stays in both.
+        assert!(parsed.iter().any(|l| l == "format"));
+        assert!(documented.get_after_help().is_some());
+        assert!(parsing.get_after_help().is_none());
+        assert!(documented.get_version().is_some());
+        // Whatever the pre-scan left, both parse to the same values.
+        for words in [
+            &["t", "get", "1"][..],
+            &["t", "get", "-3", "--format", "array"],
+        ] {
+            let a = documented
+                .clone()
+                .try_get_matches_from(argv(words))
+                .unwrap();
+            let b = parsing.clone().try_get_matches_from(argv(words)).unwrap();
+            let (a, b) = (a.subcommand().unwrap().1, b.subcommand().unwrap().1);
+            assert_eq!(a.get_one::<i64>("id"), b.get_one::<i64>("id"));
+            assert_eq!(
+                a.get_one::<String>(FORMAT_ID),
+                b.get_one::<String>(FORMAT_ID)
+            );
+        }
+    }
+
+    #[test]
+    fn a_runtime_flag_left_in_argv_asks_for_the_documented_command() {
+        assert!(!names_runtime_flag(&argv(&["t", "get", "1"])));
+        assert!(!names_runtime_flag(&argv(&[
+            "t", "get", "--format", "array"
+        ])));
+        // Values the pre-scan leaves for clap to refuse, and prefixes of the runtime's flags.
+        assert!(names_runtime_flag(&argv(&["t", "--agent=maybe", "get"])));
+        assert!(names_runtime_flag(&argv(&["t", "get", "--output-id=1"])));
+        assert!(names_runtime_flag(&argv(&["t", "--stable", "get"])));
+        // After `--` a word is data.
+        assert!(!names_runtime_flag(&argv(&["t", "get", "--", "--agent=x"])));
+        // `--` alone names nothing.
+        assert!(!names_runtime_flag(&argv(&["t", "--", "x"])));
+    }
+}
