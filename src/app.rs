@@ -33,7 +33,14 @@ pub type Handler = dyn Fn(&Args, &Context) -> Result<Reply, Error> + Send + Sync
 /// A tool: its registry, its clap parser and its handlers by dotted command name.
 pub struct App {
     registry: Arc<Registry>,
-    command: clap::Command,
+    /// The tool's clap command before the runtime's additions (see [`full_command`]).
+    base: clap::Command,
+    /// The command a call parses with: without what only the documented one shows
+    /// (`crate::clap_augment`).
+    parser: clap::Command,
+    /// The documented command (help, errors, completions, man, MCP), made from `base` when first
+    /// needed.
+    documented: std::sync::OnceLock<clap::Command>,
     handlers: HashMap<String, Box<Handler>>,
     health_checks: Vec<health::Registered>,
     /// The level 3/4 verb commands the resources offer (none for most tools).
@@ -77,18 +84,13 @@ impl App {
             .into_iter()
             .map(Arc::new)
             .collect();
-        let command = clap_face::with_verbs(command, &verbs);
-        let command = clap_augment::augment(command, &registry, &verbs);
-        let command = builtins::augment(command, &registry, &verbs);
-        let command = crate::idempotency::augment(command, &registry, &verbs);
-        let command = crate::cleanup::augment(command, &registry);
-        let command = match rooms.robot(&registry) {
-            Some(robot) => (robot.augment)(command, &registry),
-            None => command,
-        };
+        let base = clap_face::with_verbs(command, &verbs);
+        let parser = full_command(base.clone(), &registry, &verbs, rooms, false);
         App {
             registry: Arc::new(registry),
-            command,
+            base,
+            parser,
+            documented: std::sync::OnceLock::new(),
             handlers: HashMap::new(),
             health_checks: Vec::new(),
             verbs,
@@ -164,9 +166,19 @@ impl App {
         self.schemas.complete(&self.registry)
     }
 
-    /// The clap command as the runtime parses with it (runtime flags and version included).
+    /// The clap command as the runtime documents it (runtime flags, version and examples
+    /// included): what `--help`, parse errors, completions and man pages are made from.
     pub fn command(&self) -> &clap::Command {
-        &self.command
+        self.documented.get_or_init(|| {
+            let base = self.base.clone();
+            full_command(base, &self.registry, &self.verbs, self.rooms, true)
+        })
+    }
+
+    /// The documented command, taken (a call parses once).
+    fn take_command(&mut self) -> clap::Command {
+        self.command();
+        self.documented.take().unwrap_or_default()
     }
 
     /// Commands of the registry with no handler (a test should assert this is empty).
@@ -417,7 +429,8 @@ impl App {
         }
         // `docs`, `completions <shell>`, `man`, and `tools` outside compose: the built-in words
         // answered before clap, with or without `--agent`, after the global flags.
-        if let Some(outcome) = doc_commands::answer(&self.registry, &self.command, shared, pre) {
+        if let Some(outcome) = doc_commands::answer(&self.registry, &|| self.command(), shared, pre)
+        {
             return outcome;
         }
         // `changelog` (failure mode 22): every profile, like `doctor`.
@@ -432,18 +445,19 @@ impl App {
             return self.run_builtin(shared, builtins::Builtin::Doctor, &none, &none, config);
         }
         // The call parses once, so it takes the command rather than cloning it (a deep copy of
-        // every arg: a measurable share of start-up).
-        let command = std::mem::take(&mut self.command);
-        let mut cmd = match config {
-            Some(file) => match file.apply(command) {
-                Ok(cmd) => cmd,
-                Err(error) => return Outcome::Failed(error),
-            },
-            None => command,
+        // every arg: a measurable share of start-up). It parses with the parsing command unless
+        // what it does shows the documented one (`crate::clap_augment`).
+        let documented = pre.show_config
+            || crate::stdin_ids::has_dash(&pre.argv)
+            || clap_augment::names_runtime_flag(&pre.argv);
+        let command = match documented {
+            true => self.take_command(),
+            false => std::mem::take(&mut self.parser),
         };
-        if pre.agent {
-            cmd = cmd.color(clap::ColorChoice::Never);
-        }
+        let mut cmd = match self.for_call(command, config, pre) {
+            Ok(cmd) => cmd,
+            Err(error) => return Outcome::Failed(error),
+        };
         // Agent help: with `--agent`, or always where output is machine output always.
         let agent_help_wanted = pre.agent
             || pas_spec::surface::of(self.registry.profile)
@@ -486,7 +500,17 @@ impl App {
             false => None,
         };
         let argv = piped.as_deref().unwrap_or(&pre.argv);
-        match cmd.try_get_matches_from_mut(argv.iter()) {
+        let mut parsed = cmd.try_get_matches_from_mut(argv.iter());
+        // Help, version and every error come from the documented command.
+        if parsed.is_err() && !documented {
+            let documented = self.take_command();
+            cmd = match self.for_call(documented, config, pre) {
+                Ok(cmd) => cmd,
+                Err(error) => return Outcome::Failed(error),
+            };
+            parsed = cmd.try_get_matches_from_mut(argv.iter());
+        }
+        match parsed {
             Ok(matches) => {
                 // A handler or built-in may block: a signal must end it promptly.
                 watch.start();
@@ -515,6 +539,24 @@ impl App {
                 }
             },
         }
+    }
+
+    /// A command made ready for this call: the configuration file's values as defaults, no
+    /// colour in agent mode.
+    fn for_call(
+        &self,
+        command: clap::Command,
+        config: Option<&ConfigFile>,
+        pre: &Prescan,
+    ) -> Result<clap::Command, Error> {
+        let cmd = match config {
+            Some(file) => file.apply(command)?,
+            None => command,
+        };
+        Ok(match pre.agent {
+            true => cmd.color(clap::ColorChoice::Never),
+            false => cmd,
+        })
     }
 
     fn run_matched(
@@ -755,7 +797,7 @@ impl App {
     /// command line, and the server runs until its client leaves.
     #[cfg(feature = "mcp")]
     fn serve_mcp(mut self, config: Option<&ConfigFile>, redactor: Redactor) -> ExitCode {
-        let command = std::mem::take(&mut self.command).color(clap::ColorChoice::Never);
+        let command = self.take_command().color(clap::ColorChoice::Never);
         let command = match config {
             Some(file) => match file.apply(command) {
                 Ok(command) => command,
@@ -882,6 +924,25 @@ impl App {
 
 /// Whether the tool's root is itself a command that needs no argument (a single-command tool
 /// such as a filter reading stdin): its bare invocation runs it rather than print help.
+/// The tool's command with the runtime's additions: the documented build or the parsing one
+/// (`crate::clap_augment`).
+fn full_command(
+    base: clap::Command,
+    registry: &Registry,
+    verbs: &[Arc<pas_spec::Command>],
+    rooms: crate::rooms::Rooms,
+    documented: bool,
+) -> clap::Command {
+    let command = clap_augment::augment(base, registry, verbs, documented);
+    let command = builtins::augment(command, registry, verbs);
+    let command = crate::idempotency::augment(command, registry, verbs);
+    let command = crate::cleanup::augment(command, registry);
+    match rooms.robot(registry) {
+        Some(robot) => (robot.augment)(command, registry),
+        None => command,
+    }
+}
+
 fn root_runs_bare(registry: &Registry) -> bool {
     registry
         .commands

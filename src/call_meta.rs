@@ -29,17 +29,25 @@ pub(crate) struct CallMeta {
 }
 
 static META: OnceLock<CallMeta> = OnceLock::new();
+static TRACE: OnceLock<Option<String>> = OnceLock::new();
 
 /// The call's identity (made on first use, for the tool named `tool`).
 pub(crate) fn get(tool: &str) -> &'static CallMeta {
     META.get_or_init(|| CallMeta {
         request_id: request_id(),
-        trace_id: trace_id(tool),
+        trace_id: trace(tool).map(str::to_owned),
         cwd: std::env::current_dir()
             .ok()
             .map(|dir| dir.display().to_string()),
         attempt: crate::retry::attempt(),
     })
+}
+
+/// The caller's trace id alone (the same as [`get`]'s): what a `pas` error line needs, without
+/// making the request id and reading the working directory (the signal reports are rendered at
+/// the start of every call).
+pub(crate) fn trace(tool: &str) -> Option<&'static str> {
+    TRACE.get_or_init(|| trace_id(tool)).as_deref()
 }
 
 /// A fresh id: std's per-process random hash keys (seeded from the OS) over the process id

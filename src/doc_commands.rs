@@ -34,9 +34,9 @@ const SHELLS: &str = "bash, zsh, fish, powershell, elvish";
 
 /// Answers argv when its first word is a documentation built-in; `None` otherwise (including
 /// when the tool has a command of its own at that word, or `--help` asks for help).
-pub(crate) fn answer(
+pub(crate) fn answer<'a>(
     registry: &Registry,
-    cmd: &clap::Command,
+    cmd: &dyn Fn() -> &'a clap::Command,
     shared: &Shared,
     pre: &Prescan,
 ) -> Option<Outcome> {
@@ -63,9 +63,9 @@ pub(crate) fn answer(
             no_more("docs --skill", &rest[1..]).map(|()| skill::render(registry).into_bytes())
         }
         "docs" => no_more(first, rest).map(|()| llm::render(registry).into_bytes()),
-        "completions" => completions(registry, cmd, rest),
+        "completions" => completions(registry, cmd(), rest),
         "tools" => tools(registry, rest),
-        _ => man_page(registry, cmd, rest),
+        _ => man_page(registry, cmd(), rest),
     };
     Some(match text {
         Err(error) => Outcome::Failed(error),

@@ -193,9 +193,37 @@ fn shannon(bytes: &[u8]) -> f64 {
         .filter(|&&c| c > 0)
         .map(|&c| {
             let p = f64::from(c) / len;
-            -p * p.log2()
+            -p * log2(p)
         })
         .sum()
+}
+
+/// The base-2 logarithm of a positive, finite `x`, to within a few units in the last place of
+/// `f64::log2`, computed here: `f64::log2` is libm's, and that one function made every tool load
+/// libm.so at start (a share of start-up that the dynamic loader pays on every call). Powers of
+/// two come out exact, as libm's do. `x` is split into `m * 2^e` with `m` in [1, 2), and
+/// `log2(m) = 2 * atanh(z) / ln 2` with `z = (m - 1) / (m + 1)` in [0, 1/3], whose series
+/// `z + z^3/3 + z^5/5 + ...` has converged past f64's precision after 20 terms.
+fn log2(x: f64) -> f64 {
+    let bits = x.to_bits();
+    let mut exponent = ((bits >> 52) & 0x7ff) as i64;
+    let mut mantissa_bits = bits & ((1u64 << 52) - 1);
+    if exponent == 0 {
+        // Subnormal: scale into the normal range first.
+        let scaled = (x * (1u64 << 54) as f64).to_bits();
+        exponent = ((scaled >> 52) & 0x7ff) as i64 - 54;
+        mantissa_bits = scaled & ((1u64 << 52) - 1);
+    }
+    let m = f64::from_bits((1023u64 << 52) | mantissa_bits);
+    let z = (m - 1.0) / (m + 1.0);
+    let z2 = z * z;
+    let mut term = z;
+    let mut series = 0.0;
+    for k in 0..20 {
+        series += term / f64::from(2 * k + 1);
+        term *= z2;
+    }
+    (exponent - 1023) as f64 + 2.0 * series * std::f64::consts::LOG2_E
 }
 
 /// `[JWT sub=... exp=...]` for a JSON Web Token (three base64url parts, a JSON header).
@@ -257,6 +285,33 @@ mod tests {
     use super::*;
 
     const JWT: &str = "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1c2VyXzEyMyIsImlhdCI6MTcxMDAwMDAwMCwiZXhwIjoxNzEwMDAzNjAwfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
+
+    #[test]
+    fn log2_agrees_with_libm() {
+        let mut x = 1e-300_f64;
+        while x < 1e300 {
+            for v in [x, x * 1.37, x * 1.999_999] {
+                let (ours, libm) = (super::log2(v), v.log2());
+                assert!(
+                    (ours - libm).abs() <= 4.0 * f64::EPSILON * libm.abs().max(1.0),
+                    "{v}"
+                );
+            }
+            x *= 3.3;
+        }
+        for e in -1000..1000 {
+            assert_eq!(super::log2(2f64.powi(e)), f64::from(e));
+        }
+        for len in 1..200u32 {
+            for c in 1..=len {
+                let p = f64::from(c) / f64::from(len);
+                assert!(
+                    (super::log2(p) - p.log2()).abs() <= 4.0 * f64::EPSILON,
+                    "{c}/{len}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn the_quick_test_finds_runs_of_twenty_and_no_shorter() {

@@ -46,7 +46,7 @@ pub(crate) fn error_for(signal: i32) -> Error {
 }
 
 /// The signal's name in reports.
-fn name(signal: i32) -> &'static str {
+pub(crate) fn name(signal: i32) -> &'static str {
     #[cfg(unix)]
     {
         use signal_hook::consts::{SIGALRM, SIGHUP, SIGINT, SIGQUIT};

@@ -46,25 +46,96 @@ pub(crate) struct Watch {
     started: bool,
 }
 
+/// The call's shared state, for the signal handler: a pointer made by `Arc::into_raw` and never
+/// released (the handler may read it at any moment until the process ends).
+#[cfg(unix)]
+static WATCHED: std::sync::atomic::AtomicPtr<Shared> =
+    std::sync::atomic::AtomicPtr::new(std::ptr::null_mut());
+
 /// Installs the handlers, which only record a signal until [`Watch::start`]. Failing to install
 /// them only loses the structured report, so it is not an error.
+///
+/// One `sigaction` per signal with one plain handler that finds the call in [`WATCHED`]: what
+/// `signal_hook`'s registry did here cost a short call a visible share of its start-up (it
+/// copies its table of actions on every registration). A later registration through
+/// `signal_hook` (the watcher thread's `Signals`) keeps this handler as the previous action and
+/// calls it before its own, so the signal is recorded either way.
 #[cfg(unix)]
 pub(crate) fn install(shared: Arc<Shared>) -> Watch {
+    // A second call in one process (a test) points the handler at the new call; the previous
+    // call's state stays alive, since a handler may be reading it.
+    WATCHED.store(
+        Arc::into_raw(shared.clone()).cast_mut(),
+        std::sync::atomic::Ordering::Release,
+    );
     for signal in HANDLED {
-        let handler_shared = shared.clone();
-        // SAFETY: `signal_hook::low_level::register` requires the action to be
-        // async-signal-safe, which `on_signal` is (see there): atomic operations, a
-        // non-blocking compare-exchange on the output lock, reads of memory nobody writes while
-        // that lock is held, write(2) and _exit(2). It does not allocate, take a blocking lock,
-        // or touch std's stdout/stderr locks.
-        let _ = unsafe {
-            signal_hook::low_level::register(signal, move || on_signal(&handler_shared, signal))
-        };
+        // SAFETY: `action` is a zeroed `sigaction` (valid: an empty mask, no flags) given the
+        // address of `handle`, an `extern "C" fn(c_int, *mut siginfo_t, *mut c_void)` as
+        // SA_SIGINFO requires; `sigaction` only reads it, and a null old action is allowed.
+        // `handle` is async-signal-safe (see there).
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = handle as *const () as usize;
+            action.sa_flags = libc::SA_RESTART | libc::SA_SIGINFO;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(signal, &action, std::ptr::null_mut());
+        }
     }
     Watch {
         shared,
         started: false,
     }
+}
+
+/// The signal handler the kernel calls: `on_signal` for the call [`WATCHED`] points at, with
+/// `errno` kept as the interrupted code left it. Async-signal-safe: an atomic load, `errno`'s
+/// location (a plain function of the thread), and `on_signal`.
+#[cfg(unix)]
+extern "C" fn handle(
+    signal: libc::c_int,
+    _info: *mut libc::siginfo_t,
+    _context: *mut libc::c_void,
+) {
+    let errno = errno_location();
+    // SAFETY: `errno_location` gives this thread's errno, valid for the thread's lifetime.
+    let saved = unsafe { errno.as_ref().copied() };
+    let shared = WATCHED.load(std::sync::atomic::Ordering::Acquire);
+    // SAFETY: a non-null `WATCHED` came from `Arc::into_raw` and is never released, so it points
+    // at a live `Shared` for the rest of the process.
+    if let Some(shared) = unsafe { shared.as_ref() } {
+        on_signal(shared, signal);
+    }
+    if let Some(saved) = saved {
+        // SAFETY: as above; the handler restores the value it read.
+        unsafe { *errno = saved };
+    }
+}
+
+/// This thread's `errno`, where the platform names it (null elsewhere: not restored there).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn errno_location() -> *mut libc::c_int {
+    // SAFETY: `__errno_location` has no preconditions and is async-signal-safe.
+    unsafe { libc::__errno_location() }
+}
+
+#[cfg(any(target_os = "macos", target_os = "ios", target_os = "freebsd"))]
+fn errno_location() -> *mut libc::c_int {
+    // SAFETY: `__error` has no preconditions and is async-signal-safe.
+    unsafe { libc::__error() }
+}
+
+#[cfg(all(
+    unix,
+    not(any(
+        target_os = "linux",
+        target_os = "android",
+        target_os = "macos",
+        target_os = "ios",
+        target_os = "freebsd"
+    ))
+))]
+fn errno_location() -> *mut libc::c_int {
+    std::ptr::null_mut()
 }
 
 #[cfg(not(unix))]
@@ -169,13 +240,7 @@ impl Watch {
                 && output.audit.is_none()
                 && !has_secrets(registry);
             if direct {
-                let lines = HANDLED
-                    .iter()
-                    .map(|&signal| {
-                        let (line, code) = output.render_error(error_for(signal));
-                        (signal, line, code)
-                    })
-                    .collect();
+                let lines = reports(&mut output);
                 output.signal_lines = Some(crate::ending::SignalLines { lines });
             }
             direct
@@ -202,6 +267,43 @@ impl Watch {
             signal => Some(error_for(signal)),
         }
     }
+}
+
+/// The report of each handled signal, rendered by the profile. SIGHUP's and SIGQUIT's differ
+/// from SIGTERM's only by the signal's name in the message, so they are SIGTERM's with the name
+/// replaced (rendering is a visible share of a short call's start-up); debug builds check that
+/// against rendering them.
+#[cfg(unix)]
+fn reports(output: &mut crate::ending::Output) -> Vec<(i32, Vec<u8>, u8)> {
+    use signal_hook::consts::{SIGHUP, SIGQUIT, SIGTERM};
+    let mut lines: Vec<(i32, Vec<u8>, u8)> = Vec::with_capacity(HANDLED.len());
+    for signal in HANDLED {
+        let renamed = matches!(signal, SIGHUP | SIGQUIT)
+            .then(|| lines.iter().find(|(s, _, _)| *s == SIGTERM))
+            .flatten()
+            .and_then(|(_, line, code)| Some((renamed(line, signal)?, *code)));
+        let (line, code) = match renamed {
+            Some(report) => {
+                debug_assert_eq!(report, output.render_error(error_for(signal)));
+                report
+            }
+            None => output.render_error(error_for(signal)),
+        };
+        lines.push((signal, line, code));
+    }
+    lines
+}
+
+/// SIGTERM's report with `signal`'s name in place of SIGTERM's, when the name occurs once.
+#[cfg(unix)]
+fn renamed(line: &[u8], signal: i32) -> Option<Vec<u8>> {
+    let from = crate::signal_error::name(signal_hook::consts::SIGTERM).as_bytes();
+    let mut at = (0..line.len()).filter(|&i| line[i..].starts_with(from));
+    let (Some(start), None) = (at.next(), at.next()) else {
+        return None;
+    };
+    let to = crate::signal_error::name(signal).as_bytes();
+    Some([&line[..start], to, &line[start + from.len()..]].concat())
 }
 
 /// Whether any parameter is secret: its values are redacted from errors, and argv parsing may

@@ -209,7 +209,7 @@ impl Profile for PasProfile {
     fn error(&mut self, sinks: &mut Sinks, error: &Error, exit: u8) -> io::Result<()> {
         let mut line = Vec::with_capacity(128);
         if self.agent {
-            let call = crate::call_meta::get(&self.registry.name);
+            let trace_id = crate::call_meta::trace(&self.registry.name);
             let record = ErrorLine {
                 error: error.code(),
                 message: error.message(),
@@ -222,12 +222,12 @@ impl Profile for PasProfile {
                 max_retries: error.max_retries(),
                 // Only a traced call: an untraced error line stays the same bytes for the
                 // same input (the `pas` profile's determinism).
-                request_id: call
-                    .trace_id
-                    .as_ref()
-                    .filter(|_| !crate::stable::on())
-                    .map(|_| call.request_id.as_str()),
-                trace_id: call.trace_id.as_deref(),
+                request_id: trace_id.filter(|_| !crate::stable::on()).map(|_| {
+                    crate::call_meta::get(&self.registry.name)
+                        .request_id
+                        .as_str()
+                }),
+                trace_id,
             };
             serde_json::to_writer(&mut line, &record).map_err(io::Error::other)?;
             line.push(b'\n');

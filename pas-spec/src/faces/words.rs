@@ -529,7 +529,16 @@ pub(crate) fn runtime_flag_rows(registry: &Registry) -> Vec<(String, String)> {
 
 /// Registry texts may hold newlines; help lines must not.
 pub(crate) fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    // Pushed word by word rather than collected and joined: agent help calls this for every
+    // row, on every `--agent --help`.
+    let mut line = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    line
 }
 
 /// The flags the runtime adds to one command, as every face lists them: `--dry-run` where the
