@@ -147,9 +147,9 @@ pub const JOB_NOT_FOUND: &str = "JOB_NOT_FOUND";
 pub const JOB_LOST: &str = "JOB_LOST";
 
 /// The exit codes of the runtime's `job status` (CLI Agent Spec failure mode 49), in every
-/// tool that has a job command (and only there: no other tool lists them). Numbers outside
-/// both the tool's own range (100-125) and the other built-ins, so each state has its own:
-/// 0 is a job that succeeded.
+/// tool that has a job command (and only there: no other tool lists them). Numbers 74-78, in
+/// PAS 3.3's 64-78 range (sysexits: 75 is EX_TEMPFAIL, "try again later"), outside the tool's
+/// own 100-125 and the other built-ins, so each state has its own; 0 is a job that succeeded.
 pub const JOB_CODES: &[Builtin] = &[
     Builtin {
         name: JOB_RUNNING,
@@ -173,7 +173,7 @@ pub const JOB_CODES: &[Builtin] = &[
     },
     Builtin {
         name: JOB_NOT_FOUND,
-        exit: 79,
+        exit: 74,
         meaning: "job status or cancel: no job has this id",
     },
 ];

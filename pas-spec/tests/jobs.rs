@@ -122,6 +122,27 @@ commands:
     assert!(e094.location.is_some(), "{e094:?}");
 }
 
+/// robot's exit codes are the spec's table: a robot tool with a job command names the states.
+#[test]
+fn a_robot_job_tool_names_the_job_codes() {
+    let text = std::fs::read_to_string(format!("{FIXTURES}/robot.yaml")).unwrap();
+    let without = text.replace(
+        "  - {code: 75, name: JOB_RUNNING, meaning: The job still runs; poll again}\n",
+        "",
+    );
+    let found = validate(&parse(&without));
+    let e094: Vec<&pas_spec::Diagnostic> = found.iter().filter(|d| d.code == "E094").collect();
+    assert_eq!(e094.len(), 1, "{found:?}");
+    assert_eq!(e094[0].pointer, "/exitCodes");
+    assert!(e094[0].message.contains("JOB_RUNNING"), "{:?}", e094[0]);
+    let help = agent_help::render_tool(&fixture("robot"));
+    assert!(
+        help.contains("75  The job still runs; poll again (JOB_RUNNING)")
+            || help.contains("JOB_RUNNING"),
+        "{help}"
+    );
+}
+
 #[test]
 fn faces_document_the_job_protocol() {
     let registry = fixture("pas");
@@ -137,7 +158,7 @@ fn faces_document_the_job_protocol() {
         "76  `job status`",
         "77  `job status`",
         "78  `job status`",
-        "79  `job status`",
+        "74  `job status`",
     ] {
         assert!(help.contains(code), "{code} in {help}");
     }

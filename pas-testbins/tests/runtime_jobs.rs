@@ -1,7 +1,7 @@
 //! Async jobs (CLI Agent Spec failure mode 49): a command whose output is `job` answers a
 //! typed descriptor at once and runs detached; the runtime's `job status ID` says the job's
 //! state by a distinct exit code (0 succeeded, 75 running, 76 failed, 77 cancelled, 78 timed
-//! out, 79 unknown id), `job cancel ID` ends it, and `--wait` runs it in the foreground, in
+//! out, 74 unknown id), `job cancel ID` ends it, and `--wait` runs it in the foreground, in
 //! every profile. Each test keeps its jobs in a state directory of its own, and ends what it
 //! started.
 
@@ -293,10 +293,10 @@ fn unknown_malformed_and_corrupt_ids_are_structured_errors() {
     let tool = Tool::pas();
     for id in ["job-aaaaaaaaaaaa", "../../etc/passwd", ""] {
         let out = tool.run(&["--agent", "job", "status", id]);
-        assert_eq!(out.status.code(), Some(79), "{id}: {out:?}");
+        assert_eq!(out.status.code(), Some(74), "{id}: {out:?}");
         assert_eq!(json(&out.stderr)["error"], "JOB_NOT_FOUND", "{id}");
         let out = tool.run(&["--agent", "job", "cancel", id]);
-        assert_eq!(out.status.code(), Some(79), "{id}: {out:?}");
+        assert_eq!(out.status.code(), Some(74), "{id}: {out:?}");
     }
     let dir = tool.jobs().join("job-bbbbbbbbbbbb");
     std::fs::create_dir_all(&dir).unwrap();
@@ -408,7 +408,7 @@ fn robot_envelopes_carry_the_descriptor_and_the_job_exit_codes() {
     assert_eq!(done.status.code(), Some(0));
     assert_eq!(json(&done.stdout)["data"]["status"], "succeeded");
     let unknown = tool.run(&["job", "status", "job-aaaaaaaaaaaa"]);
-    assert_eq!(unknown.status.code(), Some(79));
+    assert_eq!(unknown.status.code(), Some(74));
 }
 
 #[test]

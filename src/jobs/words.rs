@@ -5,7 +5,7 @@
 //! succeeded (data: the descriptor with `result`); otherwise an error whose code is the state
 //! (`JOB_RUNNING` 75, retryable with `retry_after_ms` = the poll interval, not a failure;
 //! `JOB_FAILED` 76 with the handler's `error`; `JOB_CANCELLED` 77; `JOB_TIMED_OUT` 78;
-//! `JOB_NOT_FOUND` 79), its `details` the descriptor.
+//! `JOB_NOT_FOUND` 74), its `details` the descriptor.
 
 use std::time::Duration;
 

@@ -459,8 +459,8 @@ pub(crate) fn exit_code_rows(registry: &Registry, only: Option<&[&str]>) -> Vec<
         ));
     }
     // `job status ID`'s own codes (failure mode 49), where the tool has the `job` word; compose
-    // keeps its 0/1/2 and says the state in error.code.
-    if registry.offers_jobs() && surface.errors != ErrorChannel::Envelope {
+    // keeps its 0/1/2 and says the state in error.code, robot's table names them itself.
+    if registry.offers_jobs() && surface.errors == ErrorChannel::StderrTable {
         for job in codes::JOB_CODES {
             if only.is_none_or(|names| names.contains(&job.name)) {
                 let meaning = job.meaning.replace("job status", "`job status`");
@@ -480,7 +480,10 @@ pub(crate) fn exit_code_rows(registry: &Registry, only: Option<&[&str]>) -> Vec<
         }
     }
     for code in &registry.exit_codes {
-        if codes::builtin(&code.name).is_some() {
+        // A robot table's own JOB_* rows are its job codes (the pas rows are listed above).
+        let robot_job = surface.errors == ErrorChannel::RobotEnvelope
+            && codes::JOB_CODES.iter().any(|b| b.name == code.name);
+        if codes::builtin(&code.name).is_some() && !robot_job {
             continue;
         }
         if only.is_some_and(|names| !names.contains(&code.name.as_str())) {

@@ -71,7 +71,7 @@ pub fn check(context: &Context, report: &mut Report) {
     }
     // `job status` says each state by its own exit code: none may be the tool's own too
     // (compose keeps 0/1/2, so only its code names matter there).
-    if any_job && registry.profile != crate::Profile::Compose {
+    if any_job && registry.profile == crate::Profile::Pas {
         for (index, code) in registry.exit_codes.iter().enumerate() {
             let clash = crate::builtin_codes::JOB_CODES
                 .iter()
@@ -84,9 +84,28 @@ pub fn check(context: &Context, report: &mut Report) {
                         "The exit code {} ({}) is the one `job status` ends with for {}, and the tool has job commands.",
                         code.code, code.name, job.name
                     ),
-                    "Give the tool's code another number (75-79 are the job states').",
+                    "Give the tool's code another number (74-78 are the job states').",
                 );
             }
+        }
+    }
+    // robot's exit codes are the spec's named table (robot 11): a robot tool names the states.
+    if any_job && registry.profile == crate::Profile::Robot {
+        let missing: Vec<&str> = crate::builtin_codes::JOB_CODES
+            .iter()
+            .map(|b| b.name)
+            .filter(|name| !registry.exit_codes.iter().any(|c| c.name == *name))
+            .collect();
+        if !missing.is_empty() {
+            report.error(
+                "E094",
+                &Pointer::root().at("exitCodes"),
+                format!(
+                    "The robot tool has job commands, and its exit-code table does not name {}, which `job status` ends with.",
+                    missing.join(", ")
+                ),
+                "Add each under exitCodes with a code of its own, e.g. `{code: 75, name: JOB_RUNNING, meaning: Still running; poll again}` (74-78 as in the pas profile).",
+            );
         }
     }
     if any_job
