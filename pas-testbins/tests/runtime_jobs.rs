@@ -448,3 +448,19 @@ fn the_job_words_exist_only_where_a_job_command_does() {
         .unwrap();
     assert_eq!(plain.status.code(), Some(2), "{plain:?}");
 }
+
+/// The conformance engine's fm49.job_status (`--validate-pas`, the same checks as `pas-gen
+/// conform`) passes on the job tool in every profile.
+#[test]
+fn conform_s_job_status_check_passes_in_every_profile() {
+    for tool in [
+        Tool::pas(),
+        Tool::profile("compose"),
+        Tool::profile("robot"),
+    ] {
+        let out = tool.run(&["--validate-pas"]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("✓ fm49.job_status"), "{text}");
+        assert_eq!(out.status.code(), Some(0), "{text}");
+    }
+}
