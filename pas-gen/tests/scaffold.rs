@@ -666,7 +666,10 @@ fn a_job_spec_scaffolds_and_passes_the_job_status_check() {
         Format::Json,
     );
     let printed = pas_spec::load::parse(&source).unwrap();
-    assert_eq!(pas_emit::canonical(&printed), pas_emit::canonical(&registry));
+    assert_eq!(
+        pas_emit::canonical(&printed),
+        pas_emit::canonical(&registry)
+    );
     assert_eq!(printed.commands[0].job_poll_interval_ms(), 200);
     conforms_at_level_1(&binary);
     let output = pas_gen()

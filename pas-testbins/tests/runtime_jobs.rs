@@ -464,3 +464,52 @@ fn conform_s_job_status_check_passes_in_every_profile() {
         assert_eq!(out.status.code(), Some(0), "{text}");
     }
 }
+
+/// Over MCP a job command runs to its end (as with `--wait`): the call's structured content is
+/// the job's result, and no job is recorded (MCP has its own progress and cancellation).
+#[test]
+fn over_mcp_a_job_command_answers_its_result() {
+    use std::io::{BufRead, BufReader, Write};
+    let tool = Tool::pas();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pas-jobs-demo"))
+        .arg("mcp")
+        .env("XDG_STATE_HOME", tool.state.path())
+        .env_remove("PAS_AGENT")
+        .env_remove("JOBS_DEMO_SPEC")
+        .env_remove("JOBS_DEMO_DERIVE")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let messages = [
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"}}}),
+        serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "build_run", "arguments": {"ms": 100}}}),
+    ];
+    for message in messages {
+        writeln!(stdin, "{message}").unwrap();
+    }
+    stdin.flush().unwrap();
+    let mut answer = Value::Null;
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let message = json(line.unwrap().as_bytes());
+        if message["id"] == 2 {
+            answer = message;
+            break;
+        }
+    }
+    drop(stdin);
+    let _ = child.wait();
+    assert_ne!(answer["result"]["isError"], true, "{answer}");
+    assert_eq!(
+        answer["result"]["structuredContent"],
+        serde_json::json!({"built": true, "ms": 100}),
+        "{answer}"
+    );
+    assert!(!tool.jobs().exists(), "no job recorded over MCP");
+}
