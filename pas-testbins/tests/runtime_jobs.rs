@@ -513,3 +513,28 @@ fn over_mcp_a_job_command_answers_its_result() {
     );
     assert!(!tool.jobs().exists(), "no job recorded over MCP");
 }
+
+/// A handler's progress (`ctx.progress`) reaches `job status` as `progress_pct` while the job
+/// runs.
+#[test]
+fn a_running_job_reports_the_handlers_progress() {
+    let tool = Tool::pas();
+    let started = tool.run(&["--agent", "build", "run", "--ms", "3000"]);
+    let id = json(&started.stdout)["job_id"].as_str().unwrap().to_owned();
+    let begun = Instant::now();
+    let mut seen = None;
+    while begun.elapsed() < Duration::from_secs(10) {
+        let out = tool.run(&["--agent", "job", "status", &id]);
+        if out.status.code() != Some(75) {
+            break;
+        }
+        let pct = json(&out.stderr)["details"]["progress_pct"].as_f64();
+        if let Some(pct) = pct.filter(|p| *p > 0.0 && *p < 100.0) {
+            seen = Some(pct);
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(seen.is_some(), "no progress_pct while the job ran");
+    assert_eq!(tool.poll(&["--agent"], &id).status.code(), Some(0));
+}

@@ -278,3 +278,17 @@ fn value_of(reply: Reply) -> Result<Value, Error> {
         Body::Nothing => Ok(Value::Null),
     }
 }
+
+/// In a detached run: records the handler's progress (a whole percentage) in the manifest,
+/// best effort (a progress report never fails the job).
+pub(crate) fn record_progress(tool: &str, id: &str, percent: u64) {
+    let Ok(Some(root)) = store::root(tool, false) else {
+        return;
+    };
+    if let Ok(Some(mut manifest)) = store::read(&root, id)
+        && !manifest.status.terminal()
+    {
+        manifest.progress_pct = Some(percent as f64);
+        let _ = store::write(&root, &manifest);
+    }
+}

@@ -63,8 +63,14 @@ struct Built {
     ms: u64,
 }
 
-fn build(ms: u64, fail: bool) -> Result<Built, Error> {
-    std::thread::sleep(Duration::from_millis(ms));
+fn build(ms: u64, fail: bool, ctx: &Context) -> Result<Built, Error> {
+    // Ten steps, reported as progress (a job's `job status` shows progress_pct).
+    let progress = ctx.progress(Some(10));
+    for _ in 0..10 {
+        std::thread::sleep(Duration::from_millis(ms / 10));
+        progress.inc(1);
+    }
+    progress.finish();
     if fail {
         return Err(
             Error::new("BUILD_FAILED", "the build failed as told").with_suggestion("drop --fail")
@@ -79,9 +85,9 @@ impl spec::Handlers for Builder {
     fn build_run(
         &self,
         args: spec::BuildRunArgs,
-        _: &Context,
+        ctx: &Context,
     ) -> Result<spec::BuildRunOutput, Error> {
-        let built = build(u64::try_from(args.ms).unwrap_or(0), args.fail)?;
+        let built = build(u64::try_from(args.ms).unwrap_or(0), args.fail, ctx)?;
         Ok(spec::BuildRunOutput {
             built: built.built,
             ms: args.ms,
@@ -91,9 +97,9 @@ impl spec::Handlers for Builder {
     fn build_quick(
         &self,
         args: spec::BuildQuickArgs,
-        _: &Context,
+        ctx: &Context,
     ) -> Result<spec::BuildRunOutput, Error> {
-        let built = build(u64::try_from(args.ms).unwrap_or(0), args.fail)?;
+        let built = build(u64::try_from(args.ms).unwrap_or(0), args.fail, ctx)?;
         Ok(spec::BuildRunOutput {
             built: built.built,
             ms: args.ms,
@@ -102,23 +108,22 @@ impl spec::Handlers for Builder {
 }
 
 /// The handlers of a spec loaded at run time (same commands).
-fn by_name(args: &Args, _: &Context) -> Result<Reply, Error> {
+fn by_name(args: &Args, ctx: &Context) -> Result<Reply, Error> {
     let ms = args.get::<i64>("ms")?.unwrap_or(0);
     let fail = args.flag("fail");
-    let built = build(u64::try_from(ms).unwrap_or(0), fail)?;
+    let built = build(u64::try_from(ms).unwrap_or(0), fail, ctx)?;
     Ok(Reply::object(&built))
 }
 
 fn main() -> ExitCode {
     if std::env::var_os("JOBS_DEMO_DERIVE").is_some() {
-        let app =
-            pas::App::from_tool::<derived::Cli, _>(|cli: derived::Cli, _: &Context| {
-                match cli.command {
-                    derived::Command::Build { ms, fail, .. } => {
-                        Ok(Reply::object(&build(ms, fail)?))
-                    }
+        let app = pas::App::from_tool::<derived::Cli, _>(|cli: derived::Cli, ctx: &Context| {
+            match cli.command {
+                derived::Command::Build { ms, fail, .. } => {
+                    Ok(Reply::object(&build(ms, fail, ctx)?))
                 }
-            });
+            }
+        });
         return app.run();
     }
     if let Some(path) = std::env::var_os("JOBS_DEMO_SPEC") {
