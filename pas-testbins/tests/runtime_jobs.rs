@@ -538,3 +538,43 @@ fn a_running_job_reports_the_handlers_progress() {
     assert!(seen.is_some(), "no progress_pct while the job ran");
     assert_eq!(tool.poll(&["--agent"], &id).status.code(), Some(0));
 }
+
+/// A job that ended more than seven days ago is removed when another starts: its id is then
+/// JOB_NOT_FOUND (expired), while a recent one stays.
+#[test]
+fn finished_jobs_expire_after_seven_days() {
+    let tool = Tool::pas();
+    let first = tool.run(&["--agent", "build", "run", "--wait"]);
+    assert_eq!(first.status.code(), Some(0));
+    let started = tool.run(&["--agent", "build", "run", "--ms", "10"]);
+    let recent = json(&started.stdout)["job_id"].as_str().unwrap().to_owned();
+    assert_eq!(tool.poll(&["--agent"], &recent).status.code(), Some(0));
+    // The same job, as if it had run eight days ago.
+    let old = "job-oooooooooooo";
+    let mut manifest = tool.manifest(&recent);
+    manifest["id"] = old.into();
+    manifest["started_ms"] =
+        (manifest["started_ms"].as_u64().unwrap() - 8 * 24 * 3600 * 1000).into();
+    std::fs::create_dir_all(tool.jobs().join(old)).unwrap();
+    std::fs::write(
+        tool.jobs().join(old).join("manifest.json"),
+        manifest.to_string(),
+    )
+    .unwrap();
+    assert_eq!(
+        tool.run(&["--agent", "job", "status", old]).status.code(),
+        Some(0),
+        "kept until another job starts"
+    );
+    let _ = tool.run(&["--agent", "build", "run", "--ms", "10"]);
+    assert_eq!(
+        tool.run(&["--agent", "job", "status", old]).status.code(),
+        Some(74)
+    );
+    assert_eq!(
+        tool.run(&["--agent", "job", "status", &recent])
+            .status
+            .code(),
+        Some(0)
+    );
+}

@@ -77,6 +77,7 @@ pub(crate) fn start(
 ) -> Result<Reply, Error> {
     let root = store::root(&registry.name, true)?
         .ok_or_else(|| Error::internal("the job store could not be opened"))?;
+    store::prune(&root);
     let id = store::new_id();
     let (status_command, cancel_command) = commands_of(registry, &id);
     let argv = run_argv();

@@ -155,6 +155,23 @@ pub(crate) fn write(root: &Root, manifest: &Manifest) -> Result<(), Error> {
         .map(|_| ())
 }
 
+/// How long a finished job is kept (its id answers `JOB_NOT_FOUND` after): seven days.
+const KEPT_MS: u64 = 7 * 24 * 3600 * 1000;
+
+/// Removes the jobs that ended more than [`KEPT_MS`] ago (counted from their start), best
+/// effort: a manifest that cannot be read is left for a person to look at.
+pub(crate) fn prune(root: &Root) {
+    let now = now_ms();
+    for id in ids(root).unwrap_or_default() {
+        if let Ok(Some(manifest)) = read(root, &id)
+            && manifest.status.terminal()
+            && now.saturating_sub(manifest.started_ms) > KEPT_MS
+        {
+            let _ = root.remove_dir_all(&id);
+        }
+    }
+}
+
 /// Every job's id, sorted (directories whose name is not an id are left out).
 pub(crate) fn ids(root: &Root) -> Result<Vec<String>, Error> {
     let mut ids: Vec<String> = root
