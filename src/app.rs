@@ -716,8 +716,7 @@ impl App {
                 let reply = crate::jobs::start(registry, command, stdin).map_err(Stop::Failed)?;
                 return finish(reply);
             }
-            crate::jobs::Call::Run(id) => crate::jobs::run::prepare_run(registry, id),
-            crate::jobs::Call::Plain => {}
+            crate::jobs::Call::Run(_) | crate::jobs::Call::Plain => {}
         }
         // One call at a time, when the command declares a lock (15, 58): held until the end.
         let _held = crate::declared_lock::take(command, &context).map_err(Stop::Failed)?;

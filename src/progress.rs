@@ -68,7 +68,7 @@ struct Event<'a> {
 
 impl Progress {
     pub(crate) fn new(style: ProgressStyle, shared: Arc<Shared>, total: Option<u64>) -> Self {
-        if let Some(id) = crate::jobs::run::running_job() {
+        if let Some(id) = crate::jobs::run::claimed() {
             return Progress {
                 inner: Inner::Job(JobProgress {
                     tool: shared.registry.name.clone(),

@@ -30,7 +30,9 @@ pub(crate) fn call(shared: &Shared, command: &Command, leaf: &clap::ArgMatches) 
     if !command.is_job() {
         return Call::Plain;
     }
-    if let Some(id) = run::running_job() {
+    if let Some(id) = run::running_job()
+        && run::claim(&shared.registry, id)
+    {
         return Call::Run(id);
     }
     let wait = leaf.try_get_one::<bool>(words::WAIT_ID).ok().flatten() == Some(&true);

@@ -33,7 +33,15 @@ pub(crate) fn started() -> bool {
     STARTED.load(Ordering::SeqCst)
 }
 
-/// The id of the job this process runs, when it is a detached run.
+/// The job this process claimed as its detached run ([`claim`]).
+static CLAIMED: OnceLock<&'static str> = OnceLock::new();
+
+/// The id of the job this process runs, once it claimed it (see [`claim`]).
+pub(crate) fn claimed() -> Option<&'static str> {
+    CLAIMED.get().copied()
+}
+
+/// The id [`RUN_ENV`] names, when it is one: this process may be that job's detached run.
 pub(crate) fn running_job() -> Option<&'static str> {
     static ID: OnceLock<Option<String>> = OnceLock::new();
     ID.get_or_init(|| std::env::var(RUN_ENV).ok().filter(|id| store::is_id(id)))
@@ -162,25 +170,32 @@ fn open(path: &std::path::Path, create: bool) -> Result<std::fs::File, Error> {
     opened.map_err(|err| Error::general(format!("cannot open {}: {err}", path.display())))
 }
 
-/// In a detached run: waits until the starter recorded this process, then arms the job's
-/// time limit. Called before the handler runs.
-pub(crate) fn prepare_run(registry: &Registry, id: &str) {
+/// Whether this process is the detached run of job `id`: it waits until the starter recorded
+/// the run's pid, and answers yes only when that pid is this process's (a process the job
+/// started, which inherits [`RUN_ENV`], is not the run). The run then arms the job's time
+/// limit. Called before the handler runs.
+pub(crate) fn claim(registry: &Registry, id: &'static str) -> bool {
     let Ok(Some(root)) = store::root(&registry.name, false) else {
-        return;
+        return false;
     };
     let me = i32::try_from(std::process::id()).unwrap_or(0);
     let mut manifest = None;
     for _ in 0..500 {
         match store::read(&root, id) {
-            Ok(Some(m)) if m.pid == Some(me) || m.status.terminal() => {
+            Ok(Some(m)) if m.status.terminal() => return false,
+            Ok(Some(m)) if m.pid == Some(me) => {
                 manifest = Some(m);
                 break;
             }
+            Ok(Some(m)) if m.pid.is_some() => return false,
             Ok(Some(_)) => std::thread::sleep(Duration::from_millis(10)),
-            _ => return,
+            _ => return false,
         }
     }
-    let Some(manifest) = manifest else { return };
+    let Some(manifest) = manifest else {
+        return false;
+    };
+    let _ = CLAIMED.set(id);
     let deadline = manifest.started_ms.saturating_add(manifest.timeout_ms);
     let id = id.to_owned();
     std::thread::spawn(move || {
@@ -196,6 +211,7 @@ pub(crate) fn prepare_run(registry: &Registry, id: &str) {
         // The exit of a timed-out call (the manifest says timed_out).
         std::process::exit(124);
     });
+    true
 }
 
 fn timed_out_error() -> Value {
