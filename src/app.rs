@@ -570,6 +570,9 @@ impl App {
         if path == [crate::cleanup::WORD] && crate::cleanup::offered(&self.registry) {
             return crate::cleanup::answer(shared, leaf);
         }
+        if crate::jobs::asked(&self.registry, &path) {
+            return crate::jobs::answer(shared, &path, leaf);
+        }
         if let Some(builtin) = builtins::matched(&self.registry, &path) {
             return self.run_builtin(shared, builtin, matches, leaf, config);
         }
@@ -746,6 +749,16 @@ impl App {
         if self.validate_only {
             return finish(crate::validate_only::reply(command));
         }
+        // An async job (failure mode 49): started detached, answered with its descriptor.
+        let job = crate::jobs::call(shared, command, leaf);
+        match job {
+            crate::jobs::Call::Start => {
+                let stdin = body.as_ref().map(|b| &b.bytes[..]);
+                let reply = crate::jobs::start(registry, command, stdin).map_err(Stop::Failed)?;
+                return finish(reply);
+            }
+            crate::jobs::Call::Run(_) | crate::jobs::Call::Plain => {}
+        }
         // One call at a time, when the command declares a lock (15, 58): held until the end.
         let _held = crate::declared_lock::take(command, &context).map_err(Stop::Failed)?;
         // `--idempotency-key`: a repeat replays the first success instead of running (12).
@@ -772,7 +785,12 @@ impl App {
                     undeclared::check(registry, crate::declared::decorate_error(registry, error))
                 }
                 Selected::Verb(_) => error,
-            })?;
+            });
+            // A job's detached run records its outcome in the job's manifest.
+            let reply = match job {
+                crate::jobs::Call::Run(id) => crate::jobs::run::finish_run(registry, id, reply),
+                _ => reply,
+            }?;
             let reply = crate::declared::separate_untrusted(command, reply);
             let reply = match &keyed {
                 Some(keyed) => {
@@ -937,6 +955,7 @@ fn full_command(
     let command = builtins::augment(command, registry, verbs);
     let command = crate::idempotency::augment(command, registry, verbs);
     let command = crate::cleanup::augment(command, registry);
+    let command = crate::jobs::words::augment(command, registry);
     match rooms.robot(registry) {
         Some(robot) => (robot.augment)(command, registry),
         None => command,

@@ -47,7 +47,8 @@ pub(crate) fn prepare(tool: &str) {
 pub(crate) fn record(command: Option<&str>) {
     #[cfg(target_os = "linux")]
     {
-        if !crate::descendants::kept() {
+        // A started job is not a kept child: `job cancel` ends it, not `cleanup`.
+        if !crate::descendants::kept() || crate::jobs::run::started() {
             return;
         }
         let Some(tool) = TOOL.get() else { return };
@@ -158,7 +159,7 @@ pub(crate) fn end(kept: &Kept) -> bool {
 }
 
 /// Field 22 of `/proc/PID/stat` (start time); `None` when the process is gone or a zombie.
-fn start_time(pid: i32) -> Option<u64> {
+pub(crate) fn start_time(pid: i32) -> Option<u64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The command name (field 2) is in parentheses and may hold spaces: split after it.
     let rest = &stat[stat.rfind(')')? + 1..];

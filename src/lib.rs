@@ -398,6 +398,7 @@ mod injection;
 pub mod input;
 mod input_file;
 mod items;
+mod jobs;
 mod kept_children;
 pub mod level;
 pub mod lock;

@@ -19,7 +19,31 @@ pub struct Progress {
 enum Inner {
     Bar(ProgressBar),
     Events(Events),
+    /// A job's detached run: the whole percentage goes into the job's manifest, where
+    /// `job status` reads it as `progress_pct`.
+    Job(JobProgress),
     Silent,
+}
+
+struct JobProgress {
+    tool: String,
+    id: &'static str,
+    total: Option<u64>,
+    position: Cell<u64>,
+    last_percent: Cell<Option<u64>>,
+}
+
+impl JobProgress {
+    fn moved(&self, position: u64) {
+        self.position.set(position);
+        let Some(total) = self.total.filter(|t| *t > 0) else {
+            return;
+        };
+        let percent = position.min(total).saturating_mul(100) / total;
+        if self.last_percent.replace(Some(percent)) != Some(percent) {
+            crate::jobs::run::record_progress(&self.tool, self.id, percent);
+        }
+    }
 }
 
 struct Events {
@@ -44,6 +68,17 @@ struct Event<'a> {
 
 impl Progress {
     pub(crate) fn new(style: ProgressStyle, shared: Arc<Shared>, total: Option<u64>) -> Self {
+        if let Some(id) = crate::jobs::run::claimed() {
+            return Progress {
+                inner: Inner::Job(JobProgress {
+                    tool: shared.registry.name.clone(),
+                    id,
+                    total,
+                    position: Cell::new(0),
+                    last_percent: Cell::new(None),
+                }),
+            };
+        }
         let inner = match style {
             ProgressStyle::Bar => {
                 let bar = match total {
@@ -75,6 +110,7 @@ impl Progress {
         match &self.inner {
             Inner::Bar(bar) => bar.inc(delta),
             Inner::Events(events) => events.moved(events.position.get().saturating_add(delta)),
+            Inner::Job(job) => job.moved(job.position.get().saturating_add(delta)),
             Inner::Silent => {}
         }
     }
@@ -85,6 +121,7 @@ impl Progress {
         match &self.inner {
             Inner::Bar(bar) => bar.set_position(position),
             Inner::Events(events) => events.moved(position),
+            Inner::Job(job) => job.moved(position),
             Inner::Silent => {}
         }
     }
@@ -98,7 +135,7 @@ impl Progress {
                 *events.message.borrow_mut() = Some(message);
                 events.emit(false);
             }
-            Inner::Silent => {}
+            Inner::Job(_) | Inner::Silent => {}
         }
     }
 
@@ -107,7 +144,7 @@ impl Progress {
         match &self.inner {
             Inner::Bar(bar) => bar.finish_and_clear(),
             Inner::Events(events) => events.emit(true),
-            Inner::Silent => {}
+            Inner::Job(_) | Inner::Silent => {}
         }
     }
 }

@@ -117,6 +117,16 @@ pub(crate) fn command_keys(
         let kind = lit(command.output.as_str());
         keys.push(quote!(kind = #kind));
     }
+    if let Some(job) = &command.job {
+        if let Some(ms) = job.poll_interval_ms {
+            let ms = proc_macro2::Literal::u64_unsuffixed(ms);
+            keys.push(quote!(poll_interval_ms = #ms));
+        }
+        if let Some(ms) = job.timeout_ms {
+            let ms = proc_macro2::Literal::u64_unsuffixed(ms);
+            keys.push(quote!(job_timeout_ms = #ms));
+        }
+    }
     if let Some(schema) = &command.output_schema {
         let schema = lit(&schema.to_string());
         keys.push(quote!(output_schema = #schema));

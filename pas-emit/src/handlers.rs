@@ -123,7 +123,7 @@ pub(crate) fn signature(plan: &Plan, leaf: &Leaf) -> crate::HandlerSignature {
         ItemType::Nothing => "()".to_owned(),
     };
     let output = match leaf.command.output {
-        OutputKind::Object => item,
+        OutputKind::Object | OutputKind::Job => item,
         OutputKind::List | OutputKind::Events => format!("Items<{item}>"),
         OutputKind::Document => "String".to_owned(),
         OutputKind::None => "()".to_owned(),
@@ -145,7 +145,7 @@ pub(crate) fn signature(plan: &Plan, leaf: &Leaf) -> crate::HandlerSignature {
 fn output_type(leaf: &Leaf) -> TokenStream {
     let item = items::path(&leaf.item);
     match leaf.command.output {
-        OutputKind::Object => item,
+        OutputKind::Object | OutputKind::Job => item,
         OutputKind::List | OutputKind::Events => quote!(pas::Items<#item>),
         OutputKind::Document => quote!(String),
         OutputKind::None => quote!(()),
@@ -157,10 +157,11 @@ fn call(leaf: &Leaf, globals: bool, args: TokenStream) -> TokenStream {
     let method = &leaf.method;
     let globals = globals.then(|| quote!(&cli.globals,));
     let reply = match (leaf.command.output, &leaf.item) {
-        (OutputKind::Object, ItemType::Nothing) | (OutputKind::None, _) => {
+        (OutputKind::Object | OutputKind::Job, ItemType::Nothing) | (OutputKind::None, _) => {
             quote!(|()| pas::Reply::none())
         }
-        (OutputKind::Object, _) => quote!(|item| pas::Reply::object(&item)),
+        // A job's handler returns its result; the runtime starts it detached and keeps it.
+        (OutputKind::Object | OutputKind::Job, _) => quote!(|item| pas::Reply::object(&item)),
         (OutputKind::List, _) => quote!(pas::Items::into_list),
         (OutputKind::Events, _) => quote!(pas::Items::into_events),
         (OutputKind::Document, _) => quote!(pas::Reply::document),

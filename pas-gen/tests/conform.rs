@@ -56,8 +56,9 @@ fn conform_with(
 fn assert_all_pass(tool: &[&str]) {
     let (code, checks, summary) = conform(tool, None);
     // good.yaml has no destructive command: safety.force has nothing to judge (guard.py shows it);
-    // a tool not made with pas has no `changelog` built-in for fm22.schema_version to judge.
-    let skips = ["safety.force", "fm22.schema_version"];
+    // a tool not made with pas has no `changelog` built-in for fm22.schema_version to judge;
+    // it has no job command for fm49.job_status (jobs-bad.sh shows it).
+    let skips = ["safety.force", "fm22.schema_version", "fm49.job_status"];
     let failed: Vec<_> = checks
         .iter()
         .filter(|(id, s)| s != "pass" && !(skips.contains(&id.as_str()) && s == "skip"))
@@ -67,7 +68,7 @@ fn assert_all_pass(tool: &[&str]) {
     assert_eq!(summary["ok"], true);
     assert_eq!(code, 0);
     // Every level 1 and 2 check of the pas contract ran.
-    assert_eq!(checks.len(), 30, "{checks:?}");
+    assert_eq!(checks.len(), 31, "{checks:?}");
 }
 
 #[test]
@@ -536,4 +537,39 @@ fn no_data_is_a_skip_never_a_pass() {
             .map(|(_, s)| s.as_str());
         assert_eq!(status, Some("skip"), "{id} in {checks:?}");
     }
+}
+
+/// fm49.job_status (CLI Agent Spec §49): a tool whose `job status` exits 0 while the job still
+/// runs fails it; a tool without a job command skips it (the pas tools' passes are in
+/// pas-testbins/tests/runtime_jobs.rs).
+#[test]
+fn job_status_exiting_0_while_running_fails_fm49() {
+    let jobs_spec =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/jobs/pas.yaml");
+    let out = Command::new(env!("CARGO_BIN_EXE_pas-gen"))
+        .args(["--agent", "conform", "--spec"])
+        .arg(&jobs_spec)
+        .arg("--")
+        .arg(fixture("jobs-bad.sh"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let check: Value = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|c| c["check"] == "fm49.job_status")
+        .expect("the check ran");
+    assert_eq!(check["status"], "fail", "{check}");
+    assert!(
+        check["reason"]
+            .as_str()
+            .unwrap()
+            .contains("exited 0 while the job is"),
+        "{check}"
+    );
+    let (_, checks, _) = conform(&[&fixture("good.sh")], None);
+    assert!(
+        checks.contains(&("fm49.job_status".to_owned(), "skip".to_owned())),
+        "{checks:?}"
+    );
 }

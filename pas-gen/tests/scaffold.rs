@@ -645,3 +645,43 @@ fn generate_after_adding_a_flag_names_it_and_refreshes_the_readme() {
         "the README's agent help is refreshed"
     );
 }
+
+/// A spec with async job commands (CLI Agent Spec failure mode 49) scaffolds a project that
+/// builds, passes its own contract test, prints its spec back (output `job` and the `job` block
+/// included), and passes conform's fm49.job_status with its stub handlers (the job ends failed
+/// with NOT_IMPLEMENTED, which `job status` reports with the failed code).
+#[test]
+fn a_job_spec_scaffolds_and_passes_the_job_status_check() {
+    let spec = repo().join("tests/fixtures/jobs/pas.yaml");
+    let registry = load(&spec);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join(&registry.name);
+    new_project(&spec, &out, &[]).success();
+    cargo(&out, &["test"]);
+    let binary = scaffold_target().join("debug").join(&registry.name);
+    let printed = Command::new(&binary).arg("--pas-spec").output().unwrap();
+    let source = Source::new(
+        "--pas-spec",
+        String::from_utf8(printed.stdout).unwrap(),
+        Format::Json,
+    );
+    let printed = pas_spec::load::parse(&source).unwrap();
+    assert_eq!(
+        pas_emit::canonical(&printed),
+        pas_emit::canonical(&registry)
+    );
+    assert_eq!(printed.commands[0].job_poll_interval_ms(), 200);
+    conforms_at_level_1(&binary);
+    let output = pas_gen()
+        .args(["--agent", "conform", "--level", "1", "--"])
+        .arg(&binary)
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&output.stdout);
+    let fm49 = report
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .find(|line| line["check"] == "fm49.job_status")
+        .expect("fm49.job_status ran");
+    assert_eq!(fm49["status"], "pass", "{fm49}");
+}

@@ -110,6 +110,10 @@ pub(crate) struct CommandAttrs {
     pub max_input_bytes: Option<LitInt>,
     /// `lock = "deploy"`.
     pub lock: Option<LitStr>,
+    /// `poll_interval_ms = 500` (a `kind = "job"` command).
+    pub poll_interval_ms: Option<LitInt>,
+    /// `job_timeout_ms = 60000` (a `kind = "job"` command).
+    pub job_timeout_ms: Option<LitInt>,
 }
 
 /// `deprecated` or `deprecated(replacement = "...", since = "...", message = "...")`.
@@ -274,6 +278,8 @@ fn command_entries(entries: Vec<Entry>, scope: Scope, ctxt: &Ctxt) -> CommandAtt
             "max_output_bytes" => command.max_output_bytes = entry.int(usage, ctxt),
             "max_input_bytes" => command.max_input_bytes = entry.int(usage, ctxt),
             "lock" => command.lock = entry.string(usage, ctxt),
+            "poll_interval_ms" => command.poll_interval_ms = entry.int(usage, ctxt),
+            "job_timeout_ms" => command.job_timeout_ms = entry.int(usage, ctxt),
             _ => unreachable!("every command key is handled"),
         }
     }

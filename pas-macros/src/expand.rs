@@ -337,6 +337,7 @@ fn command_meta(command: &CommandAttrs) -> TokenStream {
             "document" => quote!(Document),
             "events" => quote!(Events),
             "none" => quote!(None),
+            "job" => quote!(Job),
             _ => quote!(Object),
         };
         set("output", quote!(::pas::spec::OutputKind::#variant));
@@ -448,6 +449,22 @@ fn command_meta(command: &CommandAttrs) -> TokenStream {
     {
         let bytes = proc_macro2::Literal::u64_suffixed(bytes);
         set("max_input_bytes", some(quote!(#bytes)));
+    }
+    if command.poll_interval_ms.is_some() || command.job_timeout_ms.is_some() {
+        let ms = |lit: &Option<syn::LitInt>| match lit
+            .as_ref()
+            .and_then(|l| l.base10_parse::<u64>().ok())
+        {
+            Some(ms) => quote!(::core::option::Option::Some(#ms)),
+            None => quote!(::core::option::Option::None),
+        };
+        let (poll, timeout) = (ms(&command.poll_interval_ms), ms(&command.job_timeout_ms));
+        set(
+            "job",
+            some(
+                quote!(::pas::spec::job::JobSettings { poll_interval_ms: #poll, timeout_ms: #timeout }),
+            ),
+        );
     }
     if let Some(list_field) = &command.list_field {
         set("list_field", some(string(list_field)));

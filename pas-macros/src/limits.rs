@@ -53,3 +53,34 @@ pub(crate) fn check(timeout: Option<&Lit>, max_output_bytes: Option<&syn::LitInt
         );
     }
 }
+
+/// Reports `poll_interval_ms` or `job_timeout_ms` on a command that is not `kind = "job"`, or
+/// one that is not a positive number of milliseconds, or a job command with a `timeout`
+/// (its time limit is `job_timeout_ms`).
+pub(crate) fn check_job(
+    command: &crate::attr::CommandAttrs,
+    kind: Option<pas_spec::OutputKind>,
+    ctxt: &Ctxt,
+) {
+    let job = kind == Some(pas_spec::OutputKind::Job);
+    for (key, lit) in [
+        ("poll_interval_ms", &command.poll_interval_ms),
+        ("job_timeout_ms", &command.job_timeout_ms),
+    ] {
+        let Some(lit) = lit else { continue };
+        if !job {
+            ctxt.spanned(
+                lit,
+                format!("`{key}` applies only to a `kind = \"job\"` command"),
+            );
+        } else if bytes(lit).is_none() {
+            ctxt.spanned(lit, format!("`{key}` is a positive number of milliseconds"));
+        }
+    }
+    if job && let Some(timeout) = &command.timeout {
+        ctxt.spanned(
+            timeout,
+            "a `kind = \"job\"` command's time limit is `job_timeout_ms` (milliseconds), not `timeout`",
+        );
+    }
+}

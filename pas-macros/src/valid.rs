@@ -205,6 +205,7 @@ fn command(command: &CommandAttrs, codes: &Codes, ctxt: &Ctxt) {
         OutputKind::Document,
         OutputKind::Events,
         OutputKind::None,
+        OutputKind::Job,
     ];
     let kind = match &command.kind {
         None => Some(OutputKind::Object),
@@ -261,6 +262,7 @@ fn command(command: &CommandAttrs, codes: &Codes, ctxt: &Ctxt) {
         ctxt,
     );
     crate::limits::check_input(command.max_input_bytes.as_ref(), ctxt);
+    crate::limits::check_job(command, kind, ctxt);
     if let Some(lock) = &command.lock
         && !pas_spec::declare::is_lock_name(&lock.value())
     {

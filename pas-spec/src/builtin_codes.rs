@@ -131,6 +131,53 @@ pub const BUILTINS: &[Builtin] = &[
     },
 ];
 
+/// `job status ID`: the job is still queued or running (not a failure: poll again after
+/// `retry_after_ms`). EX_TEMPFAIL's number.
+pub const JOB_RUNNING: &str = "JOB_RUNNING";
+/// `job status ID`: the job ended with an error (the handler's, under `error`).
+pub const JOB_FAILED: &str = "JOB_FAILED";
+/// `job status ID`: the job was cancelled (`job cancel ID`).
+pub const JOB_CANCELLED: &str = "JOB_CANCELLED";
+/// `job status ID`: the job ran past its time limit and was ended.
+pub const JOB_TIMED_OUT: &str = "JOB_TIMED_OUT";
+/// `job status|cancel ID`: no job has this id (unknown, malformed, or removed).
+pub const JOB_NOT_FOUND: &str = "JOB_NOT_FOUND";
+/// A job's process is gone without recording how it ended (killed from outside, machine
+/// restarted): its status is `failed` with this error code.
+pub const JOB_LOST: &str = "JOB_LOST";
+
+/// The exit codes of the runtime's `job status` (CLI Agent Spec failure mode 49), in every
+/// tool that has a job command (and only there: no other tool lists them). Numbers 74-78, in
+/// PAS 3.3's 64-78 range (sysexits: 75 is EX_TEMPFAIL, "try again later"), outside the tool's
+/// own 100-125 and the other built-ins, so each state has its own; 0 is a job that succeeded.
+pub const JOB_CODES: &[Builtin] = &[
+    Builtin {
+        name: JOB_RUNNING,
+        exit: 75,
+        meaning: "job status: still running, poll again",
+    },
+    Builtin {
+        name: JOB_FAILED,
+        exit: 76,
+        meaning: "job status: the job failed",
+    },
+    Builtin {
+        name: JOB_CANCELLED,
+        exit: 77,
+        meaning: "job status: the job was cancelled",
+    },
+    Builtin {
+        name: JOB_TIMED_OUT,
+        exit: 78,
+        meaning: "job status: the job ran past its time limit",
+    },
+    Builtin {
+        name: JOB_NOT_FOUND,
+        exit: 74,
+        meaning: "job status or cancel: no job has this id",
+    },
+];
+
 /// Whether the same call may succeed if made again, for a built-in constant: a call that ran
 /// out of time or was stopped by a signal may; an argument or configuration error, or a bug,
 /// fails the same way again. Errors a handler raises say so themselves, else are not.
@@ -140,7 +187,7 @@ pub fn transient(name: &str) -> bool {
 
 /// The built-in entry for a constant, if it is one.
 pub fn builtin(name: &str) -> Option<&'static Builtin> {
-    BUILTINS.iter().find(|b| b.name == name)
+    BUILTINS.iter().chain(JOB_CODES).find(|b| b.name == name)
 }
 
 /// The exit status of an error constant in the `pas` profile: built-ins first (they are

@@ -61,6 +61,7 @@ pub mod declare;
 pub mod diagnostic;
 pub mod faces;
 pub mod hardening;
+pub mod job;
 mod json_order;
 #[cfg(feature = "load")]
 pub mod load;

@@ -345,6 +345,9 @@ pub struct Command {
     /// digits, `-`, `_` and `.`; commands that share a name exclude each other.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lock: Option<String>,
+    /// An async job's settings (`output: job`): poll interval and time limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job: Option<crate::job::JobSettings>,
 }
 
 impl Command {
@@ -422,6 +425,10 @@ pub enum OutputKind {
     Events,
     /// Nothing on success.
     None,
+    /// An async job: the call answers at once with a job descriptor and the handler runs
+    /// detached; its result (one object, of the `outputSchema`) is what `job status ID`
+    /// returns once the job succeeded.
+    Job,
 }
 
 impl OutputKind {
@@ -433,6 +440,7 @@ impl OutputKind {
             OutputKind::Document => "document",
             OutputKind::Events => "events",
             OutputKind::None => "none",
+            OutputKind::Job => "job",
         }
     }
 }

@@ -110,6 +110,13 @@ pub const BUILTIN_WORDS: &[BuiltinWord] = &[
         profiles: ALL,
     },
     BuiltinWord {
+        word: crate::job::JOB_WORD,
+        args: "status|cancel ID, list",
+        meaning: "Async jobs: `status ID` is the job's state, exit 0 once it succeeded (the \
+                  result in data), else its JOB_* code; `cancel ID` ends it; `list` lists them.",
+        profiles: ALL,
+    },
+    BuiltinWord {
         word: "health",
         args: "",
         meaning: "Whether the tool can work now: ready, degraded or blocked, with fixes.",
@@ -614,6 +621,9 @@ impl Surface {
             if b.word == SESSIONS_WORD && registry.sessions().is_none() {
                 return false;
             }
+            if b.word == crate::job::JOB_WORD {
+                return registry.offers_jobs();
+            }
             !registry
                 .commands
                 .iter()
@@ -659,6 +669,13 @@ impl Surface {
         if self.errors == ErrorChannel::RobotEnvelope {
             if let Some(code) = registry.exit_codes.iter().find(|c| c.name == name) {
                 return u8::try_from(code.code).unwrap_or(1);
+            }
+            // `job status`'s states keep their own codes (failure mode 49).
+            if let Some(job) = crate::builtin_codes::JOB_CODES
+                .iter()
+                .find(|b| b.name == name)
+            {
+                return job.exit;
             }
             let role = crate::robot::builtin_role(name).unwrap_or(crate::robot::ExitRole::Internal);
             return registry.role_code(role).1;

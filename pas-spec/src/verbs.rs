@@ -136,6 +136,7 @@ fn verb_command(registry: &Registry, verb: Verb, paths: &[&str]) -> Command {
         max_output_bytes: None,
         max_input_bytes: None,
         lock: None,
+        job: None,
     }
 }
 

@@ -233,6 +233,10 @@ fn hard_registry(strings: &[&str]) -> Registry {
         max_output_bytes: Some(4096),
         max_input_bytes: Some(65536),
         lock: Some(text(1)),
+        job: Some(pas_spec::job::JobSettings {
+            poll_interval_ms: Some(250),
+            timeout_ms: Some(90_000),
+        }),
     };
     Registry {
         spec_version: 1,

@@ -100,6 +100,13 @@ impl RobotProfile {
                 declared.role,
             );
         }
+        // `job status`'s states keep their own exit codes (failure mode 49).
+        if let Some(job) = pas_spec::builtin_codes::JOB_CODES
+            .iter()
+            .find(|b| b.name == name)
+        {
+            return (name.to_owned(), job.exit, None);
+        }
         let Some(role) = pas_spec::robot::builtin_role(name) else {
             // A constant the table does not name (a scaffold stub's NOT_IMPLEMENTED): the
             // handler's own word stays, and the call exits with the internal code.
@@ -575,6 +582,8 @@ impl Profile for RobotProfile {
         }
         let recoverable = match error.details().and_then(|d| d.get("recoverable")) {
             Some(Value::Bool(b)) => *b,
+            // A job still running is no failure: poll again.
+            _ if error.code() == pas_spec::builtin_codes::JOB_RUNNING => true,
             _ => matches!(
                 role,
                 Some(

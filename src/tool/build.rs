@@ -245,6 +245,7 @@ fn command(found: Found, tool_name: &str) -> Command {
         max_output_bytes: meta.max_output_bytes,
         max_input_bytes: meta.max_input_bytes,
         lock: meta.lock,
+        job: meta.job,
     }
 }
 

@@ -103,6 +103,8 @@ pub struct CommandMeta {
     pub max_input_bytes: Option<u64>,
     /// `lock = "name"`: the lock the runtime takes for every call.
     pub lock: Option<String>,
+    /// `poll_interval_ms`, `job_timeout_ms`: a `kind = "job"` command's settings.
+    pub job: Option<pas_spec::job::JobSettings>,
 }
 
 /// A JSON Schema made only when asked for. Building a type's schema (schemars) is a visible

@@ -8,6 +8,7 @@ mod errors;
 mod failure_modes;
 mod guard;
 mod help;
+mod jobs;
 mod known_codes;
 mod level3;
 mod level4;
@@ -285,6 +286,14 @@ pub const CHECKS: &[Check] = &[
         ALL,
         "COLUMNS=20 wraps nothing: the same JSON lines and the same agent help",
         failure_modes::columns
+    ),
+    check!(
+        "fm49.job_status",
+        "CLI Spec §49",
+        1,
+        ALL,
+        "a job command answers a typed descriptor; job status exits the running code (not 0) while it runs, 0 once it succeeded, and JOB_NOT_FOUND's code for an unknown id",
+        jobs::job_status
     ),
     check!(
         "fm70.many_paths",

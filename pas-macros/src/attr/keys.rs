@@ -100,6 +100,8 @@ pub(crate) const COMMAND: &[(&str, &str)] = &[
     ("max_output_bytes", "max_output_bytes = 65536"),
     ("max_input_bytes", "max_input_bytes = 65536"),
     ("lock", "lock = \"deploy\""),
+    ("poll_interval_ms", "poll_interval_ms = 500"),
+    ("job_timeout_ms", "job_timeout_ms = 60000"),
 ];
 
 /// Keys inside `deprecated(...)`.

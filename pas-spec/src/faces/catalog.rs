@@ -88,6 +88,10 @@ pub struct Tool {
     /// The lock the runtime takes for every call (one call at a time; absent when none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lock: Option<String>,
+    /// An async job (`output: job`): its poll interval and time limit, in milliseconds (the
+    /// call answers a descriptor; `TOOL job status ID` answers the `outputSchema`'s result).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub job: Option<crate::job::JobSettings>,
     /// `beta` or `experimental`: its output may change without a deprecation, and running it
     /// warns (absent: `stable`).
     #[serde(skip_serializing_if = "crate::Stability::is_stable")]
@@ -251,6 +255,10 @@ fn tool_of(registry: &Registry, command: &Command) -> Tool {
         max_output_bytes: command.max_output_bytes,
         max_input_bytes: command.max_input_bytes,
         lock: command.lock.clone(),
+        job: command.is_job().then(|| crate::job::JobSettings {
+            poll_interval_ms: Some(command.job_poll_interval_ms()),
+            timeout_ms: Some(command.job_timeout_ms()),
+        }),
         stability: command.stability,
         command: invocation,
     }

@@ -484,6 +484,12 @@ fn output_words(registry: &Registry, kind: OutputKind) -> &'static str {
         }
         OutputKind::List => "NDJSON, one object per line",
         OutputKind::Events => "NDJSON events, one per line as they happen",
+        // The fields listed are the result's; the call itself answers the descriptor.
+        OutputKind::Job => {
+            "a job descriptor at once (job_id, status, terminal, status_command, \
+             cancel_command, poll_interval_ms, timeout_ms, started_at); `job status ID` answers \
+             the result once it succeeded, and --wait runs it in the foreground; the result"
+        }
         other => output_label(registry, other),
     }
 }

@@ -348,7 +348,8 @@ fn output_schema(command: &Command) -> Option<Value> {
         return None;
     }
     match command.output {
-        OutputKind::Object => Some(schema.clone()),
+        // Over MCP a job command runs to its end (as with `--wait`): its result is the object.
+        OutputKind::Object | OutputKind::Job => Some(schema.clone()),
         OutputKind::List | OutputKind::Events => Some(json!({
             "type": "object",
             "properties": {"items": {"type": "array", "items": schema}},

@@ -262,6 +262,7 @@ pub(crate) fn output_label(registry: &Registry, kind: OutputKind) -> &'static st
     );
     match kind {
         OutputKind::Object => "object",
+        OutputKind::Job => "job descriptor",
         OutputKind::List | OutputKind::Events if envelope => "array",
         OutputKind::List => "NDJSON",
         OutputKind::Document => "Markdown",
@@ -284,6 +285,7 @@ pub(crate) fn output_text(registry: &Registry, kind: OutputKind) -> &'static str
                 "One envelope on stdout, at the end; data is the JSON array of events."
             }
             OutputKind::None => "One envelope on stdout; data is null.",
+            OutputKind::Job => JOB_TEXT_ENVELOPE,
         };
     }
     if surface::of(registry.profile).list_shape == ListShape::EnvelopeArray {
@@ -299,6 +301,7 @@ pub(crate) fn output_text(registry: &Registry, kind: OutputKind) -> &'static str
                 "One envelope on stdout, at the end; data is the JSON array of events."
             }
             OutputKind::None => "One envelope on stdout; data is null.",
+            OutputKind::Job => JOB_TEXT_ENVELOPE,
         };
     }
     match kind {
@@ -312,8 +315,20 @@ pub(crate) fn output_text(registry: &Registry, kind: OutputKind) -> &'static str
         OutputKind::Document => "A Markdown document on stdout.",
         OutputKind::Events => "NDJSON events on stdout, one per line, as they happen.",
         OutputKind::None => "Nothing on stdout; the exit code is the result.",
+        OutputKind::Job => {
+            "An async job: one JSON job descriptor on stdout at once (job_id, status, terminal, \
+             status_command, cancel_command, poll_interval_ms, timeout_ms, started_at), exit 0, \
+             while the command runs detached; poll status_command, whose result is the \
+             outputSchema. --wait runs it to the end instead."
+        }
     }
 }
+
+/// What a job command prints in an envelope profile (compose, robot).
+const JOB_TEXT_ENVELOPE: &str = "An async job: one envelope on stdout at once whose data is the \
+     job descriptor (job_id, status, terminal, status_command, cancel_command, poll_interval_ms, \
+     timeout_ms, started_at), while the command runs detached; poll status_command, whose result \
+     is the outputSchema. --wait runs it to the end instead.";
 
 pub(crate) fn stdin_text(mode: StdinMode) -> &'static str {
     match mode {
@@ -443,6 +458,16 @@ pub(crate) fn exit_code_rows(registry: &Registry, only: Option<&[&str]>) -> Vec<
             ),
         ));
     }
+    // `job status ID`'s own codes (failure mode 49), where the tool has the `job` word; compose
+    // keeps its 0/1/2 and says the state in error.code, robot's table names them itself.
+    if registry.offers_jobs() && surface.errors == ErrorChannel::StderrTable {
+        for job in codes::JOB_CODES {
+            if only.is_none_or(|names| names.contains(&job.name)) {
+                let meaning = job.meaning.replace("job status", "`job status`");
+                rows.push((u16::from(job.exit), 0, format!("{meaning} ({})", job.name)));
+            }
+        }
+    }
     // The constants the runtime raises for what the spec declares (auth, requirements), unless
     // the registry gives them an exit code of its own (then they are listed below).
     for (name, meaning) in crate::declare::DECLARED_CODES {
@@ -455,7 +480,10 @@ pub(crate) fn exit_code_rows(registry: &Registry, only: Option<&[&str]>) -> Vec<
         }
     }
     for code in &registry.exit_codes {
-        if codes::builtin(&code.name).is_some() {
+        // A robot table's own JOB_* rows are its job codes (the pas rows are listed above).
+        let robot_job = surface.errors == ErrorChannel::RobotEnvelope
+            && codes::JOB_CODES.iter().any(|b| b.name == code.name);
+        if codes::builtin(&code.name).is_some() && !robot_job {
             continue;
         }
         if only.is_some_and(|names| !names.contains(&code.name.as_str())) {
@@ -583,6 +611,16 @@ pub fn command_switches(registry: &Registry, command: &Command) -> Vec<surface::
         });
     }
     switches.extend(surface.session_flags_of(registry, command));
+    if command.is_job() {
+        switches.push(surface::CommandFlag {
+            long: crate::job::WAIT_FLAG,
+            value: None,
+            meaning: "Run the job to its end in the foreground: the result and exit code of the \
+                      command itself, no descriptor to poll."
+                .to_owned(),
+            required: false,
+        });
+    }
     if takes_idempotency_key(command) {
         switches.push(surface::CommandFlag {
             long: IDEMPOTENCY_KEY_FLAG,

@@ -17,6 +17,7 @@ mod declared;
 mod examples;
 mod exit_codes;
 mod header;
+mod jobs;
 mod levels;
 mod limits;
 mod names;
@@ -50,6 +51,7 @@ pub fn validate(registry: &Registry) -> Vec<Diagnostic> {
     robot::check(&context, &mut report);
     declared::check(&context, &mut report);
     limits::check(&context, &mut report);
+    jobs::check(&context, &mut report);
     changelog::check(&context, &mut report);
     let mut diagnostics = report.into_diagnostics();
     order::sort(registry, &mut diagnostics);

@@ -80,6 +80,7 @@ impl Node {
                 ("maxOutputBytes", OPAQUE),
                 ("maxInputBytes", OPAQUE),
                 ("lock", OPAQUE),
+                ("job", OPAQUE),
             ],
             Node::Parameter => &[
                 ("name", OPAQUE),

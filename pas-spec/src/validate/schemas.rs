@@ -104,7 +104,7 @@ fn check_output_fit(command: &Command, schema: &Value, pointer: &Pointer, report
             format!("The command `{}` has `output: {}`, so its outputSchema describes nothing.", command.name, output.as_str()),
             "Remove `outputSchema`, or set `output: object` (or `list`) if the command returns JSON.",
         ),
-        OutputKind::Object => {}
+        OutputKind::Object | OutputKind::Job => {}
     }
 }
 
