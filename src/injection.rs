@@ -7,8 +7,11 @@
 //! it is: it is the tool's answer, and the warning says to read it as data.
 //! `PAS_NO_INJECTION_CHECK=1` turns the check off for sources the caller trusts.
 //!
-//! One pass over the bytes: at each byte that starts a phrase, the phrases starting with it
-//! are compared case-insensitively.
+//! Every phrase starts with `<` or holds a space after its first word, so the scan visits only
+//! the spaces and `<` of the bytes (found with `memchr`, a few instructions per 32 bytes): at
+//! each, the phrases that start at that `<` or at the word the space ends are compared
+//! case-insensitively. An item with neither costs one vectorised pass, which matters on a
+//! stream of a million items.
 
 use serde_json::Value;
 
@@ -50,29 +53,34 @@ pub(crate) fn checking() -> bool {
 
 /// The first phrase `bytes` hold, if any.
 pub(crate) fn suspect(bytes: &[u8]) -> Option<&'static str> {
-    // Every phrase holds a space or starts with `<`: most items hold neither, and cost one
-    // pass that compares each byte with two constants.
-    if !bytes.iter().any(|&b| b == b' ' || b == b'<') {
-        return None;
-    }
-    for (at, byte) in bytes.iter().enumerate() {
-        // A phrase starts a word.
-        if at > 0 && bytes[at - 1].is_ascii_alphanumeric() {
-            continue;
-        }
-        let first = byte.to_ascii_lowercase();
-        if !matches!(first, b'i' | b'd' | b'f' | b'n' | b'y' | b's' | b'<') {
-            continue;
-        }
-        let rest = &bytes[at..];
-        for phrase in PHRASES {
-            let p = phrase.as_bytes();
-            if p[0] == first && rest.len() >= p.len() && rest[..p.len()].eq_ignore_ascii_case(p) {
-                return Some(phrase);
+    for at in memchr::memchr2_iter(b' ', b'<', bytes) {
+        // A phrase starts a word: at this `<` (after no letter or digit), or where the word
+        // that this space ends starts.
+        let start = if bytes[at] == b'<' {
+            if at > 0 && bytes[at - 1].is_ascii_alphanumeric() {
+                continue;
             }
+            at
+        } else {
+            bytes[..at]
+                .iter()
+                .rposition(|b| !b.is_ascii_alphanumeric())
+                .map_or(0, |gap| gap + 1)
+        };
+        if let Some(phrase) = phrase_at(&bytes[start..]) {
+            return Some(phrase);
         }
     }
     None
+}
+
+/// The phrase `rest` starts with, compared case-insensitively.
+fn phrase_at(rest: &[u8]) -> Option<&'static str> {
+    let first = rest.first()?.to_ascii_lowercase();
+    PHRASES.iter().copied().find(|phrase| {
+        let p = phrase.as_bytes();
+        p[0] == first && rest.len() >= p.len() && rest[..p.len()].eq_ignore_ascii_case(p)
+    })
 }
 
 /// The JSON pointers of the strings in `value` that hold a phrase (`/body`, `/items/0/name`).
@@ -123,6 +131,7 @@ pub(crate) fn warning(phrase: &str, json: Option<&[u8]>) -> crate::robot::Warnin
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::strategy::Strategy;
 
     #[test]
     fn instruction_like_text_is_found_in_any_case() {
@@ -147,6 +156,31 @@ mod tests {
             "system load is 0.5",
         ] {
             assert_eq!(suspect(text.as_bytes()), None, "{text}");
+        }
+    }
+
+    /// The scan that visits every byte and tries every phrase where a word starts: what
+    /// `suspect` must answer, found faster.
+    fn every_word_start(bytes: &[u8]) -> Option<&'static str> {
+        (0..bytes.len())
+            .filter(|&at| at == 0 || !bytes[at - 1].is_ascii_alphanumeric())
+            .find_map(|at| phrase_at(&bytes[at..]))
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_fast_scan_finds_what_every_word_start_finds(
+            words in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::sample::select(PHRASES.to_vec()).prop_map(str::to_uppercase),
+                    proptest::sample::select(PHRASES.to_vec()).prop_map(str::to_owned),
+                    "[a-zA-Z0-9 <|_:\"{},.]{0,12}",
+                ],
+                0..6,
+            )
+        ) {
+            let text = words.concat();
+            proptest::prop_assert_eq!(suspect(text.as_bytes()), every_word_start(text.as_bytes()), "{}", text);
         }
     }
 
