@@ -43,7 +43,7 @@
 //! - [`schema`]: the spec format's JSON Schema, generated from the model.
 //! - [`write`](mod@write): the registry printed back as a YAML or JSON spec.
 //! - [`verbs`]: the level 3 and 4 verb commands synthesized from `resources`.
-//! - [`codes`]: every diagnostic code with its summary.
+//! - [`diagnostic_codes`]: every diagnostic code (`E0NN`, `W0NN`) with its summary.
 //! - [`builtin_codes`]: the error constants and exit codes every built CLI has.
 //! - [`faces`]: the text faces (agent help, `.llm`, MCP `tools/list`), shared with the runtime.
 //!
@@ -56,9 +56,9 @@
 
 pub mod argv_tree;
 pub mod builtin_codes;
-pub mod codes;
 pub mod declare;
 pub mod diagnostic;
+pub mod diagnostic_codes;
 pub mod faces;
 pub mod hardening;
 pub mod job;

@@ -1,6 +1,6 @@
 //! Reading a spec: bounded I/O, then YAML (serde-saphyr) or JSON (serde_json) into the registry.
 //!
-//! Every failure is one [`Diagnostic`] with a stable code (`E001`-`E009`, see [`crate::codes`]),
+//! Every failure is one [`Diagnostic`] with a stable code (`E001`-`E009`, see [`crate::diagnostic_codes`]),
 //! a one-sentence message, usually a hint, the JSON pointer of the node when one is known, and
 //! the file:line:col it is at. Hostile input (huge, deep, alias bombs, binary) is refused early:
 //! the reader never holds more than [`MAX_SPEC_BYTES`] + 1 bytes, and the parsers run under

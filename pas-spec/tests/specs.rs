@@ -1,12 +1,12 @@
 //! The example specs of `specs/` and their documentation: each spec is valid and shows what it
 //! is there to show, and `specs/README.md` agrees with the code (its example validates, it
-//! documents every key, its table of diagnostic codes is `pas_spec::codes::CODES`).
+//! documents every key, its table of diagnostic codes is `pas_spec::diagnostic_codes::CODES`).
 
 mod common;
 
 use std::path::Path;
 
-use pas_spec::codes::CODES;
+use pas_spec::diagnostic_codes::CODES;
 use pas_spec::load::{Format, Source};
 use pas_spec::{Effect, OutputKind, ParamKind, ParamType, Profile, Registry, Verb};
 
@@ -316,7 +316,7 @@ fn readme_lists_every_diagnostic_code() {
         .map(str::to_owned)
         .collect();
     panic!(
-        "specs/README.md's table of diagnostic codes differs from pas_spec::codes::CODES; \
+        "specs/README.md's table of diagnostic codes differs from pas_spec::diagnostic_codes::CODES; \
          rows missing or different:\n{}\nRefresh it with \
          `UPDATE_README=1 cargo test -p pas-spec --test specs`.",
         missing.join("\n")

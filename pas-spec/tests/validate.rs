@@ -22,7 +22,7 @@ mod rules {
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use pas_spec::{Diagnostic, Severity, Source, codes::CODES, load, validate::validate};
+use pas_spec::{Diagnostic, Severity, Source, diagnostic_codes::CODES, load, validate::validate};
 use serde_json::json;
 
 /// The fixture specs of one kind (`valid` or `invalid`), sorted by name.
