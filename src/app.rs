@@ -570,8 +570,10 @@ impl App {
         if path == [crate::cleanup::WORD] && crate::cleanup::offered(&self.registry) {
             return crate::cleanup::answer(shared, leaf);
         }
-        if crate::jobs::asked(&self.registry, &path) {
-            return crate::jobs::answer(shared, &path, leaf);
+        if let Some(jobs) = self.rooms.jobs
+            && (jobs.asked)(&self.registry, &path)
+        {
+            return (jobs.answer)(shared, &path, leaf);
         }
         if let Some(builtin) = builtins::matched(&self.registry, &path) {
             return self.run_builtin(shared, builtin, matches, leaf, config);
@@ -750,14 +752,14 @@ impl App {
             return finish(crate::validate_only::reply(command));
         }
         // An async job (failure mode 49): started detached, answered with its descriptor.
-        let job = crate::jobs::call(shared, command, leaf);
-        match job {
-            crate::jobs::Call::Start => {
-                let stdin = body.as_ref().map(|b| &b.bytes[..]);
-                let reply = crate::jobs::start(registry, command, stdin).map_err(Stop::Failed)?;
-                return finish(reply);
-            }
-            crate::jobs::Call::Run(_) | crate::jobs::Call::Plain => {}
+        let jobs = self.rooms.jobs;
+        let job = jobs.map_or(crate::jobs::Call::Plain, |jobs| {
+            (jobs.call)(shared, command, leaf)
+        });
+        if let (crate::jobs::Call::Start, Some(jobs)) = (&job, jobs) {
+            let stdin = body.as_ref().map(|b| &b.bytes[..]);
+            let reply = (jobs.start)(registry, command, stdin).map_err(Stop::Failed)?;
+            return finish(reply);
         }
         // One call at a time, when the command declares a lock (15, 58): held until the end.
         let _held = crate::declared_lock::take(command, &context).map_err(Stop::Failed)?;
@@ -787,8 +789,8 @@ impl App {
                 Selected::Verb(_) => error,
             });
             // A job's detached run records its outcome in the job's manifest.
-            let reply = match job {
-                crate::jobs::Call::Run(id) => crate::jobs::run::finish_run(registry, id, reply),
+            let reply = match (&job, jobs) {
+                (crate::jobs::Call::Run(id), Some(jobs)) => (jobs.finish_run)(registry, id, reply),
                 _ => reply,
             }?;
             let reply = crate::declared::separate_untrusted(command, reply);
@@ -955,7 +957,10 @@ fn full_command(
     let command = builtins::augment(command, registry, verbs);
     let command = crate::idempotency::augment(command, registry, verbs);
     let command = crate::cleanup::augment(command, registry);
-    let command = crate::jobs::words::augment(command, registry);
+    let command = match rooms.jobs {
+        Some(jobs) => (jobs.augment)(command, registry),
+        None => command,
+    };
     match rooms.robot(registry) {
         Some(robot) => (robot.augment)(command, registry),
         None => command,

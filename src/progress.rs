@@ -28,6 +28,7 @@ enum Inner {
 struct JobProgress {
     tool: String,
     id: &'static str,
+    record: crate::jobs::run::RecordProgress,
     total: Option<u64>,
     position: Cell<u64>,
     last_percent: Cell<Option<u64>>,
@@ -41,7 +42,7 @@ impl JobProgress {
         };
         let percent = position.min(total).saturating_mul(100) / total;
         if self.last_percent.replace(Some(percent)) != Some(percent) {
-            crate::jobs::run::record_progress(&self.tool, self.id, percent);
+            (self.record)(&self.tool, self.id, percent);
         }
     }
 }
@@ -68,11 +69,12 @@ struct Event<'a> {
 
 impl Progress {
     pub(crate) fn new(style: ProgressStyle, shared: Arc<Shared>, total: Option<u64>) -> Self {
-        if let Some(id) = crate::jobs::run::claimed() {
+        if let Some((id, record)) = crate::jobs::run::claimed() {
             return Progress {
                 inner: Inner::Job(JobProgress {
                     tool: shared.registry.name.clone(),
                     id,
+                    record,
                     total,
                     position: Cell::new(0),
                     last_percent: Cell::new(None),

@@ -1,6 +1,6 @@
-//! The profiles beyond `pas`, each reached only through its table here, so that a tool whose
-//! profile is known when it is compiled links only the profile it keeps (issue 15: a tool pays
-//! on disk only for what it uses).
+//! The profiles beyond `pas`, and async jobs, each reached only through its table here, so that
+//! a tool whose profile (and whether it has job commands) is known when it is compiled links
+//! only what it uses (issue 15: a tool pays on disk only for what it uses).
 //!
 //! Everything the runtime calls of the robot profile (its profile, flags, built-ins, sessions
 //! and the preparation of a call) and of the compose profile (its profile, with TOON) goes
@@ -45,6 +45,39 @@ pub(crate) struct RobotRoom {
     pub(crate) prepare: Prepare,
 }
 
+/// Starts a job (registry, command, the call's stdin body) and answers its descriptor.
+type StartJob = fn(&Registry, &Command, Option<&[u8]>) -> Result<Reply, Error>;
+
+/// Records a detached run's outcome (registry, job id, the handler's outcome) and passes it on.
+type FinishRun = fn(&Registry, &str, Result<Reply, Error>) -> Result<Reply, Error>;
+
+/// What the runtime calls of async jobs (failure mode 49, `crate::jobs`).
+pub(crate) struct JobsRoom {
+    /// Whether argv's matched path is the `job` word of a tool that has job commands.
+    pub(crate) asked: fn(&Registry, &[String]) -> bool,
+    /// Answers `job status|cancel|list`.
+    pub(crate) answer:
+        fn(&Arc<crate::ending::Shared>, &[String], &clap::ArgMatches) -> crate::ending::Outcome,
+    /// How a call of a command runs: plainly, as a job's start, or as its detached run.
+    pub(crate) call:
+        fn(&crate::ending::Shared, &Command, &clap::ArgMatches) -> crate::jobs::Call<'static>,
+    /// Starts a job and answers its descriptor.
+    pub(crate) start: StartJob,
+    /// Records a detached run's outcome in its job's manifest.
+    pub(crate) finish_run: FinishRun,
+    /// Adds the `job` word and each job command's `--wait` to the clap command.
+    pub(crate) augment: fn(clap::Command, &Registry) -> clap::Command,
+}
+
+static JOBS: JobsRoom = JobsRoom {
+    asked: crate::jobs::asked,
+    answer: crate::jobs::answer,
+    call: crate::jobs::call,
+    start: crate::jobs::start,
+    finish_run: crate::jobs::run::finish_run,
+    augment: crate::jobs::words::augment,
+};
+
 /// What the runtime calls of the compose profile.
 pub(crate) struct ComposeRoom {
     /// The call's profile; the flag says whether `--toon` was given.
@@ -78,6 +111,7 @@ static COMPOSE: ComposeRoom = ComposeRoom {
 pub(crate) struct Rooms {
     pub(crate) robot: Option<&'static RobotRoom>,
     pub(crate) compose: Option<&'static ComposeRoom>,
+    pub(crate) jobs: Option<&'static JobsRoom>,
 }
 
 impl Rooms {
@@ -85,6 +119,7 @@ impl Rooms {
     pub(crate) const ALL: Rooms = Rooms {
         robot: Some(&ROBOT),
         compose: Some(&COMPOSE),
+        jobs: Some(&JOBS),
     };
 
     /// Only what `profile` needs (`None`: not known, so every profile). Meant to be evaluated
@@ -96,15 +131,27 @@ impl Rooms {
             Some(Profile::Pas) => Rooms {
                 robot: None,
                 compose: None,
+                jobs: Some(&JOBS),
             },
             Some(Profile::Compose) => Rooms {
                 robot: None,
                 compose: Some(&COMPOSE),
+                jobs: Some(&JOBS),
             },
             Some(Profile::Robot) => Rooms {
                 robot: Some(&ROBOT),
                 compose: None,
+                jobs: Some(&JOBS),
             },
+        }
+    }
+
+    /// The same rooms, without the jobs table when the tool is known to have no job command
+    /// (`Some(false)`: the derive's `AgentTool::OFFERS_JOBS`). Compile time only, as above.
+    pub(crate) const fn with_jobs(self, offers_jobs: Option<bool>) -> Rooms {
+        match offers_jobs {
+            Some(false) => Rooms { jobs: None, ..self },
+            _ => self,
         }
     }
 

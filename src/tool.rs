@@ -69,6 +69,13 @@ pub trait AgentTool {
     /// links only that profile. `None` (a hand-written impl) links every profile.
     #[doc(hidden)]
     const PROFILE: Option<pas_spec::Profile> = None;
+
+    /// Whether a command of the type (or of a type nested in it) is an async job
+    /// (`kind = "job"`), known when the tool is compiled: the derive sets it so that
+    /// [`crate::App::from_tool`] links the job runtime only for a tool that has one. `None` (a
+    /// hand-written impl) links it.
+    #[doc(hidden)]
+    const OFFERS_JOBS: Option<bool> = None;
 }
 
 /// What the derive's expansion names; not a stable API.

@@ -67,6 +67,7 @@ fn implementation(input: &Input) -> TokenStream {
     let ident = input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let tool = tool(&input.tool);
+    let offers_jobs = offers_jobs(input);
     // The profile as a constant too, so `App::from_tool` links only that profile.
     let profile = match input.tool.profile.as_ref().map(LitStr::value).as_deref() {
         Some("compose") => quote!(Compose),
@@ -109,6 +110,9 @@ fn implementation(input: &Input) -> TokenStream {
             const PROFILE: ::core::option::Option<::pas::spec::Profile> =
                 ::core::option::Option::Some(::pas::spec::Profile::#profile);
 
+            const OFFERS_JOBS: ::core::option::Option<bool> =
+                ::core::option::Option::Some(#offers_jobs);
+
             fn agent_tool() -> ::pas::tool::ToolMeta {
                 #tool
             }
@@ -117,6 +121,46 @@ fn implementation(input: &Input) -> TokenStream {
                 #node
             }
         }
+    }
+}
+
+/// Whether a command of the type, or of a type nested in it, is `kind = "job"`: a const
+/// expression over the nested types' own `OFFERS_JOBS` (a type that does not know counts as
+/// having one, so the job runtime is linked), read by `App::from_tool` at compile time.
+fn offers_jobs(input: &Input) -> TokenStream {
+    let is_job = |command: &CommandAttrs| command.kind.as_ref().is_some_and(|k| k.value() == "job");
+    let nested = |ty: &Type| {
+        quote_spanned!(ty.span()=> match <#ty as ::pas::AgentTool>::OFFERS_JOBS {
+            ::core::option::Option::Some(offers) => offers,
+            ::core::option::Option::None => true,
+        })
+    };
+    let mut terms = Vec::new();
+    match &input.body {
+        Body::Struct(_) => {
+            if input.tool.command.as_ref().is_some_and(|(_, c)| is_job(c)) {
+                terms.push(quote!(true));
+            }
+            if let Some(ty) = fields_of_role(&input.body, FieldRole::Subcommand) {
+                terms.push(nested(ty));
+            }
+        }
+        Body::Enum(variants) => {
+            for variant in variants {
+                match &variant.role {
+                    VariantRole::Command { .. } if is_job(&variant.command) => {
+                        terms.push(quote!(true));
+                    }
+                    VariantRole::Nested(ty) | VariantRole::Flatten(ty) => terms.push(nested(ty)),
+                    VariantRole::Command { .. } | VariantRole::Skip => {}
+                }
+            }
+        }
+    }
+    if terms.is_empty() {
+        quote!(false)
+    } else {
+        quote!(#(#terms)||*)
     }
 }
 

@@ -33,11 +33,17 @@ pub(crate) fn started() -> bool {
     STARTED.load(Ordering::SeqCst)
 }
 
-/// The job this process claimed as its detached run ([`claim`]).
-static CLAIMED: OnceLock<&'static str> = OnceLock::new();
+/// Records a job's progress in its manifest: [`record_progress`], named only where a job is
+/// claimed so that a tool without jobs does not link the job store (`crate::rooms`).
+pub(crate) type RecordProgress = fn(&str, &str, u64);
 
-/// The id of the job this process runs, once it claimed it (see [`claim`]).
-pub(crate) fn claimed() -> Option<&'static str> {
+/// The job this process claimed as its detached run ([`claim`]), and how to record its
+/// progress.
+static CLAIMED: OnceLock<(&'static str, RecordProgress)> = OnceLock::new();
+
+/// The id of the job this process runs, once it claimed it (see [`claim`]), and how to record
+/// its progress.
+pub(crate) fn claimed() -> Option<(&'static str, RecordProgress)> {
     CLAIMED.get().copied()
 }
 
@@ -195,7 +201,7 @@ pub(crate) fn claim(registry: &Registry, id: &'static str) -> bool {
     let Some(manifest) = manifest else {
         return false;
     };
-    let _ = CLAIMED.set(id);
+    let _ = CLAIMED.set((id, record_progress));
     let deadline = manifest.started_ms.saturating_add(manifest.timeout_ms);
     let id = id.to_owned();
     std::thread::spawn(move || {

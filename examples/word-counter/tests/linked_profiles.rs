@@ -1,6 +1,7 @@
 //! A derive-built tool links only the profile it names (issue 15, `pas::rooms`): this `pas`
 //! profile tool's binary carries neither the robot profile (its profile, built-ins, sessions)
-//! nor the compose profile and its TOON encoder. Read from the binary's symbol table with `nm`.
+//! nor the compose profile and its TOON encoder, and, having no `kind = "job"` command, not the
+//! async job runtime either. Read from the binary's symbol table with `nm`.
 
 use std::process::Command;
 
@@ -13,6 +14,26 @@ fn symbols() -> String {
         .expect("nm runs (binutils)");
     assert!(output.status.success(), "nm failed: {output:?}");
     String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn a_tool_without_job_commands_links_no_job_runtime() {
+    let symbols = symbols();
+    assert!(symbols.contains("word_counter::count"), "no symbols read");
+    for absent in [
+        "pas::jobs::run::finish_run",
+        "pas::jobs::run::claim",
+        "pas::jobs::answer",
+        "pas::jobs::words",
+        "pas::jobs::store",
+    ] {
+        let found: Vec<&str> = symbols
+            .lines()
+            .filter(|l| l.contains(absent))
+            .take(3)
+            .collect();
+        assert!(found.is_empty(), "`{absent}` is linked: {found:?}");
+    }
 }
 
 #[test]
