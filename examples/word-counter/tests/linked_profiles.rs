@@ -16,6 +16,16 @@ fn symbols() -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
+/// Fails naming the first symbols that mention `absent`.
+fn assert_absent(symbols: &str, absent: &str) {
+    let found: Vec<&str> = symbols
+        .lines()
+        .filter(|l| l.contains(absent))
+        .take(3)
+        .collect();
+    assert!(found.is_empty(), "`{absent}` is linked: {found:?}");
+}
+
 #[test]
 fn a_tool_without_job_commands_links_no_job_runtime() {
     let symbols = symbols();
@@ -27,12 +37,7 @@ fn a_tool_without_job_commands_links_no_job_runtime() {
         "pas::jobs::words",
         "pas::jobs::store",
     ] {
-        let found: Vec<&str> = symbols
-            .lines()
-            .filter(|l| l.contains(absent))
-            .take(3)
-            .collect();
-        assert!(found.is_empty(), "`{absent}` is linked: {found:?}");
+        assert_absent(&symbols, absent);
     }
 }
 
@@ -49,11 +54,6 @@ fn a_pas_profile_tool_links_neither_robot_nor_compose() {
         "ComposeProfile",
         "toon_format::",
     ] {
-        let found: Vec<&str> = symbols
-            .lines()
-            .filter(|l| l.contains(absent))
-            .take(3)
-            .collect();
-        assert!(found.is_empty(), "`{absent}` is linked: {found:?}");
+        assert_absent(&symbols, absent);
     }
 }
