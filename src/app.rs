@@ -765,21 +765,24 @@ impl App {
         let _held = crate::declared_lock::take(command, &context).map_err(Stop::Failed)?;
         // `--idempotency-key`: a repeat replays the first success instead of running (12).
         let stdin = body.as_ref().map(|b| &b.bytes[..]);
-        let keyed =
-            match crate::idempotency::begin(&registry.name, command, leaf, argv, stdin, dry_run)
-                .map_err(Stop::Failed)?
-            {
-                crate::idempotency::Begin::Replay(reply) => {
-                    let replayed = crate::effect::Reported {
-                        change: crate::Change::Noop,
-                        replayed: true,
-                    };
-                    shared.lock().profile.effect(replayed);
-                    return finish(crate::data_pass::apply(command, reply));
-                }
-                crate::idempotency::Begin::Fresh(keyed) => Some(keyed),
-                crate::idempotency::Begin::Unkeyed => None,
-            };
+        let keys = self.rooms.keys;
+        let begun = match keys {
+            Some(keys) => (keys.begin)(&registry.name, command, leaf, argv, stdin, dry_run)
+                .map_err(Stop::Failed)?,
+            None => crate::idempotency::Begin::Unkeyed,
+        };
+        let keyed = match begun {
+            crate::idempotency::Begin::Replay(reply) => {
+                let replayed = crate::effect::Reported {
+                    change: crate::Change::Noop,
+                    replayed: true,
+                };
+                shared.lock().profile.effect(replayed);
+                return finish(crate::data_pass::apply(command, reply));
+            }
+            crate::idempotency::Begin::Fresh(keyed) => Some(keyed),
+            crate::idempotency::Begin::Unkeyed => None,
+        };
         let ran = panics::catch(|| -> Result<T, Stop> {
             // The tool's own commands answer the tool's own codes (verbs answer the runtime's).
             let reply = handler(&args, &context).map_err(|error| match selected {
@@ -794,13 +797,14 @@ impl App {
                 _ => reply,
             }?;
             let reply = crate::declared::separate_untrusted(command, reply);
-            let reply = match &keyed {
-                Some(keyed) => {
-                    let (reply, warning) = keyed.record(shared, reply, context.reported_effect());
+            let reply = match (&keyed, keys) {
+                (Some(keyed), Some(keys)) => {
+                    let (reply, warning) =
+                        (keys.record)(keyed, shared, reply, context.reported_effect());
                     warning.into_iter().for_each(|w| context.warn(w));
                     reply
                 }
-                None => reply,
+                _ => reply,
             };
             // Declared paths absolute, `--stable-output` (failure modes 29 and 7).
             finish(crate::data_pass::apply(command, reply))
@@ -955,7 +959,10 @@ fn full_command(
 ) -> clap::Command {
     let command = clap_augment::augment(base, registry, verbs, documented);
     let command = builtins::augment(command, registry, verbs);
-    let command = crate::idempotency::augment(command, registry, verbs);
+    let command = match rooms.keys {
+        Some(keys) => (keys.augment)(command, registry, verbs),
+        None => command,
+    };
     let command = crate::cleanup::augment(command, registry);
     let command = match rooms.jobs {
         Some(jobs) => (jobs.augment)(command, registry),

@@ -78,6 +78,41 @@ static JOBS: JobsRoom = JobsRoom {
     augment: crate::jobs::words::augment,
 };
 
+/// Decides a call's `--idempotency-key` (tool, command, its matches, argv, stdin, dry run).
+type BeginKeyed = fn(
+    &str,
+    &Command,
+    &clap::ArgMatches,
+    &[OsString],
+    Option<&[u8]>,
+    bool,
+) -> Result<crate::idempotency::Begin, Error>;
+
+/// Records a keyed call's reply and returns it to render, with a warning if it could not.
+type RecordKeyed = fn(
+    &crate::idempotency::Keyed,
+    &crate::ending::Shared,
+    Reply,
+    Option<crate::Change>,
+) -> (Reply, Option<crate::robot::Warning>);
+
+/// What the runtime calls of idempotency keys (failure mode 12, `crate::idempotency`): only a
+/// tool with a command that changes state (or state verbs) takes them.
+pub(crate) struct KeysRoom {
+    /// Adds `--idempotency-key` to every command that changes something.
+    pub(crate) augment: fn(clap::Command, &Registry, &[Arc<Command>]) -> clap::Command,
+    /// Run as usual, run and record, or replay.
+    pub(crate) begin: BeginKeyed,
+    /// Records a fresh keyed call's reply.
+    pub(crate) record: RecordKeyed,
+}
+
+static KEYS: KeysRoom = KeysRoom {
+    augment: crate::idempotency::augment,
+    begin: crate::idempotency::begin,
+    record: crate::idempotency::Keyed::record,
+};
+
 /// What the runtime calls of the compose profile.
 pub(crate) struct ComposeRoom {
     /// The call's profile; the flag says whether `--toon` was given.
@@ -112,6 +147,7 @@ pub(crate) struct Rooms {
     pub(crate) robot: Option<&'static RobotRoom>,
     pub(crate) compose: Option<&'static ComposeRoom>,
     pub(crate) jobs: Option<&'static JobsRoom>,
+    pub(crate) keys: Option<&'static KeysRoom>,
 }
 
 impl Rooms {
@@ -120,6 +156,7 @@ impl Rooms {
         robot: Some(&ROBOT),
         compose: Some(&COMPOSE),
         jobs: Some(&JOBS),
+        keys: Some(&KEYS),
     };
 
     /// Only what `profile` needs (`None`: not known, so every profile). Meant to be evaluated
@@ -132,16 +169,19 @@ impl Rooms {
                 robot: None,
                 compose: None,
                 jobs: Some(&JOBS),
+                keys: Some(&KEYS),
             },
             Some(Profile::Compose) => Rooms {
                 robot: None,
                 compose: Some(&COMPOSE),
                 jobs: Some(&JOBS),
+                keys: Some(&KEYS),
             },
             Some(Profile::Robot) => Rooms {
                 robot: Some(&ROBOT),
                 compose: None,
                 jobs: Some(&JOBS),
+                keys: Some(&KEYS),
             },
         }
     }
@@ -151,6 +191,15 @@ impl Rooms {
     pub(crate) const fn with_jobs(self, offers_jobs: Option<bool>) -> Rooms {
         match offers_jobs {
             Some(false) => Rooms { jobs: None, ..self },
+            _ => self,
+        }
+    }
+
+    /// The same rooms, without idempotency keys when the tool is known to change nothing
+    /// (`Some(false)`: the derive's `AgentTool::CHANGES_STATE`). Compile time only, as above.
+    pub(crate) const fn with_keys(self, changes_state: Option<bool>) -> Rooms {
+        match changes_state {
+            Some(false) => Rooms { keys: None, ..self },
             _ => self,
         }
     }

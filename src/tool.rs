@@ -76,6 +76,13 @@ pub trait AgentTool {
     /// hand-written impl) links it.
     #[doc(hidden)]
     const OFFERS_JOBS: Option<bool> = None;
+
+    /// Whether a command of the type (or of a type nested in it) changes state (`effect =
+    /// "write"` or `"destructive"`) or the tool serves resources (whose state verbs do): only
+    /// then does [`crate::App::from_tool`] link idempotency keys. `None` (a hand-written impl)
+    /// links them.
+    #[doc(hidden)]
+    const CHANGES_STATE: Option<bool> = None;
 }
 
 /// What the derive's expansion names; not a stable API.

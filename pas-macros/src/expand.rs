@@ -68,6 +68,7 @@ fn implementation(input: &Input) -> TokenStream {
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let tool = tool(&input.tool);
     let offers_jobs = offers_jobs(input);
+    let changes_state = changes_state(input);
     // The profile as a constant too, so `App::from_tool` links only that profile.
     let profile = match input.tool.profile.as_ref().map(LitStr::value).as_deref() {
         Some("compose") => quote!(Compose),
@@ -113,6 +114,9 @@ fn implementation(input: &Input) -> TokenStream {
             const OFFERS_JOBS: ::core::option::Option<bool> =
                 ::core::option::Option::Some(#offers_jobs);
 
+            const CHANGES_STATE: ::core::option::Option<bool> =
+                ::core::option::Option::Some(#changes_state);
+
             fn agent_tool() -> ::pas::tool::ToolMeta {
                 #tool
             }
@@ -124,21 +128,48 @@ fn implementation(input: &Input) -> TokenStream {
     }
 }
 
-/// Whether a command of the type, or of a type nested in it, is `kind = "job"`: a const
-/// expression over the nested types' own `OFFERS_JOBS` (a type that does not know counts as
-/// having one, so the job runtime is linked), read by `App::from_tool` at compile time.
+/// Whether a command of the type, or of a type nested in it, is `kind = "job"`: read by
+/// `App::from_tool` at compile time to link the job runtime only then.
 fn offers_jobs(input: &Input) -> TokenStream {
     let is_job = |command: &CommandAttrs| command.kind.as_ref().is_some_and(|k| k.value() == "job");
+    any_command(input, &is_job, quote!(OFFERS_JOBS))
+}
+
+/// Whether a command of the type, or of a type nested in it, changes state (`effect = "write"`
+/// or `"destructive"`), or the type serves resources (whose state verbs do): read by
+/// `App::from_tool` at compile time to link idempotency keys only then.
+fn changes_state(input: &Input) -> TokenStream {
+    let changes = |command: &CommandAttrs| {
+        command
+            .effect
+            .as_ref()
+            .is_some_and(|e| matches!(e.value().as_str(), "write" | "destructive"))
+    };
+    let mut any = any_command(input, &changes, quote!(CHANGES_STATE));
+    if !input.tool.resources.is_empty() {
+        any = quote!(true);
+    }
+    any
+}
+
+/// A const expression: whether `test` holds for a command of the type, or the nested types'
+/// own `constant` says so for theirs (a type that does not know counts as yes, so what it
+/// gates is linked).
+fn any_command(
+    input: &Input,
+    test: &dyn Fn(&CommandAttrs) -> bool,
+    constant: TokenStream,
+) -> TokenStream {
     let nested = |ty: &Type| {
-        quote_spanned!(ty.span()=> match <#ty as ::pas::AgentTool>::OFFERS_JOBS {
-            ::core::option::Option::Some(offers) => offers,
+        quote_spanned!(ty.span()=> match <#ty as ::pas::AgentTool>::#constant {
+            ::core::option::Option::Some(holds) => holds,
             ::core::option::Option::None => true,
         })
     };
     let mut terms = Vec::new();
     match &input.body {
         Body::Struct(_) => {
-            if input.tool.command.as_ref().is_some_and(|(_, c)| is_job(c)) {
+            if input.tool.command.as_ref().is_some_and(|(_, c)| test(c)) {
                 terms.push(quote!(true));
             }
             if let Some(ty) = fields_of_role(&input.body, FieldRole::Subcommand) {
@@ -148,7 +179,7 @@ fn offers_jobs(input: &Input) -> TokenStream {
         Body::Enum(variants) => {
             for variant in variants {
                 match &variant.role {
-                    VariantRole::Command { .. } if is_job(&variant.command) => {
+                    VariantRole::Command { .. } if test(&variant.command) => {
                         terms.push(quote!(true));
                     }
                     VariantRole::Nested(ty) | VariantRole::Flatten(ty) => terms.push(nested(ty)),

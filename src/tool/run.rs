@@ -43,10 +43,13 @@ impl App {
             .map(|command| command.name.clone())
             .collect();
         let handler = Arc::new(handler);
-        // Only the profile the derive named is linked in, and jobs only for a tool with a job
-        // command (`crate::rooms`).
-        let rooms =
-            const { crate::rooms::Rooms::for_profile(T::PROFILE).with_jobs(T::OFFERS_JOBS) };
+        // Only the profile the derive named is linked in, jobs only for a tool with a job command
+        // and idempotency keys only for one that changes state (`crate::rooms`).
+        let rooms = const {
+            crate::rooms::Rooms::for_profile(T::PROFILE)
+                .with_jobs(T::OFFERS_JOBS)
+                .with_keys(T::CHANGES_STATE)
+        };
         let mut app = App::with_command_in(registry, command, rooms);
         app.schemas = build::PendingSchemas::new(Some(schemas));
         for name in names {

@@ -1,7 +1,8 @@
 //! A derive-built tool links only the profile it names (issue 15, `pas::rooms`): this `pas`
 //! profile tool's binary carries neither the robot profile (its profile, built-ins, sessions)
-//! nor the compose profile and its TOON encoder, and, having no `kind = "job"` command, not the
-//! async job runtime either. Read from the binary's symbol table with `nm`.
+//! nor the compose profile and its TOON encoder; having no `kind = "job"` command, not the
+//! async job runtime either, and, changing nothing, not idempotency keys. Read from the
+//! binary's symbol table with `nm`.
 
 use std::process::Command;
 
@@ -36,6 +37,21 @@ fn a_tool_without_job_commands_links_no_job_runtime() {
         "pas::jobs::answer",
         "pas::jobs::words",
         "pas::jobs::store",
+    ] {
+        assert_absent(&symbols, absent);
+    }
+}
+
+#[test]
+fn a_tool_that_changes_nothing_links_no_idempotency_keys() {
+    let symbols = symbols();
+    assert!(symbols.contains("word_counter::count"), "no symbols read");
+    // (The drop glue of an `Option<Keyed>` that is always `None` may stay: a few bytes.)
+    for absent in [
+        "pas::idempotency::begin",
+        "pas::idempotency::augment",
+        "pas::idempotency::Keyed::record",
+        "for pas::idempotency::Record",
     ] {
         assert_absent(&symbols, absent);
     }
