@@ -88,6 +88,18 @@ fn cargo(project: &Path, args: &[&str]) {
     );
 }
 
+/// The registry a built binary prints with `--pas-spec`.
+fn printed_registry(binary: &Path) -> Registry {
+    let printed = Command::new(binary).arg("--pas-spec").output().unwrap();
+    assert!(printed.status.success(), "{printed:?}");
+    let source = Source::new(
+        "--pas-spec",
+        String::from_utf8(printed.stdout).unwrap(),
+        Format::Json,
+    );
+    pas_spec::load::parse(&source).unwrap()
+}
+
 #[test]
 fn every_spec_scaffolds_builds_passes_its_tests_and_round_trips() {
     let dir = tempfile::tempdir().unwrap();
@@ -97,14 +109,7 @@ fn every_spec_scaffolds_builds_passes_its_tests_and_round_trips() {
         new_project(&spec, &out, &[]).success();
         cargo(&out, &["test"]);
         let binary = scaffold_target().join("debug").join(&registry.name);
-        let printed = Command::new(&binary).arg("--pas-spec").output().unwrap();
-        assert!(printed.status.success());
-        let source = Source::new(
-            "--pas-spec",
-            String::from_utf8(printed.stdout).unwrap(),
-            Format::Json,
-        );
-        let printed = pas_spec::load::parse(&source).unwrap();
+        let printed = printed_registry(&binary);
         assert_eq!(
             pas_emit::canonical(&printed),
             pas_emit::canonical(&registry),
@@ -659,13 +664,7 @@ fn a_job_spec_scaffolds_and_passes_the_job_status_check() {
     new_project(&spec, &out, &[]).success();
     cargo(&out, &["test"]);
     let binary = scaffold_target().join("debug").join(&registry.name);
-    let printed = Command::new(&binary).arg("--pas-spec").output().unwrap();
-    let source = Source::new(
-        "--pas-spec",
-        String::from_utf8(printed.stdout).unwrap(),
-        Format::Json,
-    );
-    let printed = pas_spec::load::parse(&source).unwrap();
+    let printed = printed_registry(&binary);
     assert_eq!(
         pas_emit::canonical(&printed),
         pas_emit::canonical(&registry)

@@ -87,11 +87,7 @@ impl spec::Handlers for Builder {
         args: spec::BuildRunArgs,
         ctx: &Context,
     ) -> Result<spec::BuildRunOutput, Error> {
-        let built = build(u64::try_from(args.ms).unwrap_or(0), args.fail, ctx)?;
-        Ok(spec::BuildRunOutput {
-            built: built.built,
-            ms: args.ms,
-        })
+        build_output(args.ms, args.fail, ctx)
     }
 
     fn build_quick(
@@ -99,12 +95,17 @@ impl spec::Handlers for Builder {
         args: spec::BuildQuickArgs,
         ctx: &Context,
     ) -> Result<spec::BuildRunOutput, Error> {
-        let built = build(u64::try_from(args.ms).unwrap_or(0), args.fail, ctx)?;
-        Ok(spec::BuildRunOutput {
-            built: built.built,
-            ms: args.ms,
-        })
+        build_output(args.ms, args.fail, ctx)
     }
+}
+
+/// Both commands' answer: a build of `ms` milliseconds.
+fn build_output(ms: i64, fail: bool, ctx: &Context) -> Result<spec::BuildRunOutput, Error> {
+    let built = build(u64::try_from(ms).unwrap_or(0), fail, ctx)?;
+    Ok(spec::BuildRunOutput {
+        built: built.built,
+        ms,
+    })
 }
 
 /// The handlers of a spec loaded at run time (same commands).
