@@ -758,7 +758,8 @@ impl App {
         });
         if let (crate::jobs::Call::Start, Some(jobs)) = (&job, jobs) {
             let stdin = body.as_ref().map(|b| &b.bytes[..]);
-            let reply = (jobs.start)(registry, command, stdin).map_err(Stop::Failed)?;
+            let redactor = shared.lock().redactor.clone();
+            let reply = (jobs.start)(registry, command, stdin, &redactor).map_err(Stop::Failed)?;
             return finish(reply);
         }
         // One call at a time, when the command declares a lock (15, 58): held until the end.

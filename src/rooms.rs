@@ -45,8 +45,10 @@ pub(crate) struct RobotRoom {
     pub(crate) prepare: Prepare,
 }
 
-/// Starts a job (registry, command, the call's stdin body) and answers its descriptor.
-type StartJob = fn(&Registry, &Command, Option<&[u8]>) -> Result<Reply, Error>;
+/// Starts a job (registry, command, the call's stdin body, the call's redactor for the argv
+/// its manifest keeps) and answers its descriptor.
+type StartJob =
+    fn(&Registry, &Command, Option<&[u8]>, &crate::redact::Redactor) -> Result<Reply, Error>;
 
 /// Records a detached run's outcome (registry, job id, the handler's outcome) and passes it on.
 type FinishRun = fn(&Registry, &str, Result<Reply, Error>) -> Result<Reply, Error>;

@@ -48,8 +48,9 @@ pub(crate) fn start(
     registry: &Registry,
     command: &Command,
     stdin: Option<&[u8]>,
+    redactor: &crate::redact::Redactor,
 ) -> Result<Reply, Error> {
-    run::start(registry, command, stdin)
+    run::start(registry, command, stdin, redactor)
 }
 
 /// Whether argv's matched path is the `job` word.

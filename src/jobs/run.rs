@@ -83,11 +83,22 @@ fn run_argv() -> Vec<OsString> {
     argv
 }
 
+/// The argv a job's manifest keeps: the tool's name, then the call's words with every secret
+/// value redacted (a manifest is a file on disk; the detached run re-executes the process's
+/// own argv, not this).
+fn shown_argv(redactor: &crate::redact::Redactor, name: &str, argv: &[OsString]) -> Vec<String> {
+    let full: Vec<OsString> = std::iter::once(OsString::from(name))
+        .chain(argv.iter().cloned())
+        .collect();
+    redactor.argv(&full)
+}
+
 /// Starts `command` as a job and answers its descriptor.
 pub(crate) fn start(
     registry: &Registry,
     command: &Command,
     stdin: Option<&[u8]>,
+    redactor: &crate::redact::Redactor,
 ) -> Result<Reply, Error> {
     let root = store::root(&registry.name, true)?
         .ok_or_else(|| Error::internal("the job store could not be opened"))?;
@@ -99,9 +110,7 @@ pub(crate) fn start(
     let mut manifest = Manifest {
         id: id.clone(),
         command: command.name.clone(),
-        argv: std::iter::once(registry.name.clone())
-            .chain(argv.iter().map(|a| a.to_string_lossy().into_owned()))
-            .collect(),
+        argv: shown_argv(redactor, &registry.name, &argv),
         pid: None,
         pid_start: None,
         status: Status::Queued,
@@ -313,5 +322,39 @@ pub(crate) fn record_progress(tool: &str, id: &str, percent: u64) {
     {
         manifest.progress_pct = Some(percent as f64);
         let _ = store::write(&root, &manifest);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A job's manifest is a file on disk: a secret flag's value never reaches it.
+    #[test]
+    fn the_manifest_keeps_the_argv_with_secrets_redacted() {
+        let registry: Registry = serde_json::from_value(json!({
+            "specVersion": 1, "name": "builder", "version": "1.0.0", "summary": "A test tool.",
+            "commands": [{
+                "name": "build", "description": "Builds.", "output": "job",
+                "parameters": [{"name": "token", "type": "string", "secret": true, "description": "A token."}]
+            }]
+        }))
+        .expect("the test registry");
+        let redactor = crate::redact::Redactor::new(&registry);
+        let argv: Vec<OsString> = ["build", "--token", "hunter2-secret", "--token=also-secret"]
+            .into_iter()
+            .map(OsString::from)
+            .collect();
+        let shown = shown_argv(&redactor, "builder", &argv);
+        assert_eq!(
+            shown,
+            [
+                "builder",
+                "build",
+                "--token",
+                crate::redact::REDACTED,
+                "--token=[REDACTED]"
+            ]
+        );
     }
 }
