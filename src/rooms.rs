@@ -75,7 +75,7 @@ static JOBS: JobsRoom = JobsRoom {
     asked: crate::jobs::asked,
     answer: crate::jobs::answer,
     call: crate::jobs::call,
-    start: crate::jobs::start,
+    start: crate::jobs::run::start,
     finish_run: crate::jobs::run::finish_run,
     augment: crate::jobs::words::augment,
 };

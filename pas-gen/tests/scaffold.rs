@@ -88,6 +88,16 @@ fn cargo(project: &Path, args: &[&str]) {
     );
 }
 
+/// Scaffolds `spec` into `out`, runs the project's own tests, and answers its binary and the
+/// registry that binary prints.
+fn scaffold_tested(spec: &Path, out: &Path, name: &str) -> (PathBuf, Registry) {
+    new_project(spec, out, &[]).success();
+    cargo(out, &["test"]);
+    let binary = scaffold_target().join("debug").join(name);
+    let printed = printed_registry(&binary);
+    (binary, printed)
+}
+
 /// The registry a built binary prints with `--pas-spec`.
 fn printed_registry(binary: &Path) -> Registry {
     let printed = Command::new(binary).arg("--pas-spec").output().unwrap();
@@ -106,10 +116,7 @@ fn every_spec_scaffolds_builds_passes_its_tests_and_round_trips() {
     for spec in specs() {
         let registry = load(&spec);
         let out = dir.path().join(&registry.name);
-        new_project(&spec, &out, &[]).success();
-        cargo(&out, &["test"]);
-        let binary = scaffold_target().join("debug").join(&registry.name);
-        let printed = printed_registry(&binary);
+        let (binary, printed) = scaffold_tested(&spec, &out, &registry.name);
         assert_eq!(
             pas_emit::canonical(&printed),
             pas_emit::canonical(&registry),
@@ -661,10 +668,7 @@ fn a_job_spec_scaffolds_and_passes_the_job_status_check() {
     let registry = load(&spec);
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join(&registry.name);
-    new_project(&spec, &out, &[]).success();
-    cargo(&out, &["test"]);
-    let binary = scaffold_target().join("debug").join(&registry.name);
-    let printed = printed_registry(&binary);
+    let (binary, printed) = scaffold_tested(&spec, &out, &registry.name);
     assert_eq!(
         pas_emit::canonical(&printed),
         pas_emit::canonical(&registry)

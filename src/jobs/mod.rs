@@ -12,8 +12,6 @@ use std::sync::Arc;
 use pas_spec::{Command, Registry};
 
 use crate::ending::{Outcome, Shared};
-use crate::error::Error;
-use crate::reply::Reply;
 
 /// What a job command's call does instead of (or around) its handler.
 pub(crate) enum Call<'a> {
@@ -41,16 +39,6 @@ pub(crate) fn call(shared: &Shared, command: &Command, leaf: &clap::ArgMatches) 
         return Call::Plain;
     }
     Call::Start
-}
-
-/// Starts the job (see [`run::start`]).
-pub(crate) fn start(
-    registry: &Registry,
-    command: &Command,
-    stdin: Option<&[u8]>,
-    redactor: &crate::redact::Redactor,
-) -> Result<Reply, Error> {
-    run::start(registry, command, stdin, redactor)
 }
 
 /// Whether argv's matched path is the `job` word.
