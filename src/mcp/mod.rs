@@ -19,7 +19,7 @@
 //! - `notifications/cancelled` reaches the handler as [`crate::Context::stop_requested`];
 //!   progress ([`crate::Context::progress`], and each event of an event stream) becomes
 //!   `notifications/progress` when the call carries a progress token. Calls run concurrently,
-//!   each on a thread of its own sharing the app (at most [`MAX_CALLS`] at once; handlers are
+//!   each on a thread of its own sharing the app (at most `MAX_CALLS`, 16, at once; handlers are
 //!   `Send + Sync` for this), and the protocol itself (listing, cancelling, pinging) is served
 //!   meanwhile. EOF on stdin ends the server with exit 0; SIGTERM (SIGINT) ends it at once with
 //!   143 (130).
