@@ -77,7 +77,9 @@ pub(crate) fn load(
         Err(err) => return Err(unreadable(&located, &err)),
     };
     let path = &located.path;
-    let table: toml::Table = text.parse().map_err(|err: toml::de::Error| {
+    // toml's own parse tree, without serde: a configuration file is a flat table of values the
+    // runtime checks itself (`typed`), so serde's deserializer would only add weight.
+    let table = toml::de::DeTable::parse(&text).map_err(|err: toml::de::Error| {
         // The message and position only: toml's Display quotes the line, which may hold a secret.
         let at = err.span().map_or(String::new(), |span| {
             let before = &text[..span.start.min(text.len())];
@@ -96,9 +98,11 @@ pub(crate) fn load(
             format!("fix the TOML syntax of {}{at}", path.display()),
         )
     })?;
+    let table = table.into_inner();
     let mut values = Vec::with_capacity(table.len());
     for (key, value) in &table {
-        let Some(param) = registry.global_flags.iter().find(|p| &p.name == key) else {
+        let (key, value) = (key.get_ref().as_ref(), value.get_ref());
+        let Some(param) = registry.global_flags.iter().find(|p| p.name == key) else {
             let keys: Vec<&str> = registry
                 .global_flags
                 .iter()

@@ -5,7 +5,7 @@
 //! problem: a secret's wrong value must not leak through its error.
 
 use pas_spec::{ParamType, Parameter};
-use toml::Value;
+use toml::de::DeValue as Value;
 
 /// Why a value does not fit its parameter.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,28 +31,43 @@ pub(crate) fn texts(param: &Parameter, value: &Value) -> Result<Vec<String>, Mis
             found: value.type_str(),
         });
     };
-    items.iter().map(|item| one(param, element, item)).collect()
+    items
+        .iter()
+        .map(|item| one(param, element, item.get_ref()))
+        .collect()
 }
 
 fn one(param: &Parameter, ty: ParamType, value: &Value) -> Result<String, Mismatch> {
+    let mismatch = || Mismatch::Type {
+        expected: singular(ty).to_owned(),
+        found: value.type_str(),
+    };
+    // The parse tree keeps numbers as their digits (and radix): read them here, as toml's own
+    // conversion would, so `0x1F` is 31 and an integer past 64 bits is refused.
+    let integer = |n: &toml::de::DeInteger<'_>| {
+        i64::from_str_radix(n.as_str(), n.radix()).map_err(|_| Mismatch::Type {
+            expected: singular(ty).to_owned(),
+            found: "integer outside 64 bits",
+        })
+    };
     let text = match (ty, value) {
-        (ParamType::String | ParamType::Array, Value::String(text)) => text.clone(),
-        (ParamType::Integer, Value::Integer(n)) => n.to_string(),
+        (ParamType::String | ParamType::Array, Value::String(text)) => text.to_string(),
         // TOML writes `2` for a whole number; a `number` parameter takes it too.
-        (ParamType::Number, Value::Integer(n)) => n.to_string(),
-        (ParamType::Number, Value::Float(x)) => x.to_string(),
+        (ParamType::Integer | ParamType::Number, Value::Integer(n)) => integer(n)?.to_string(),
+        (ParamType::Number, Value::Float(x)) => float(x.as_str()).ok_or_else(mismatch)?.to_string(),
         (ParamType::Boolean, Value::Boolean(b)) => b.to_string(),
-        _ => {
-            return Err(Mismatch::Type {
-                expected: singular(ty).to_owned(),
-                found: value.type_str(),
-            });
-        }
+        _ => return Err(mismatch()),
     };
     match &param.values {
         Some(allowed) if !allowed.contains(&text) => Err(Mismatch::NotAllowed(allowed.clone())),
         _ => Ok(text),
     }
+}
+
+/// A TOML float's value: its digits as Rust reads them (`inf`, `nan` and their signs included;
+/// TOML's grammar has already refused what Rust would read that TOML does not allow).
+fn float(digits: &str) -> Option<f64> {
+    digits.parse().ok()
 }
 
 fn singular(ty: ParamType) -> &'static str {
@@ -81,8 +96,9 @@ mod tests {
         serde_json::from_value(json).unwrap()
     }
 
-    fn value(toml: &str) -> Value {
-        toml.parse::<toml::Table>().unwrap().remove("v").unwrap()
+    fn value(toml: &str) -> Value<'_> {
+        let mut table = toml::de::DeTable::parse(toml).unwrap().into_inner();
+        table.remove("v").unwrap().into_inner()
     }
 
     #[test]
@@ -92,6 +108,16 @@ mod tests {
         let num = param(serde_json::json!({"name": "n", "type": "number"}));
         assert_eq!(texts(&num, &value("v = 2")), Ok(vec!["2".into()]));
         assert_eq!(texts(&num, &value("v = 2.5")), Ok(vec!["2.5".into()]));
+        assert_eq!(texts(&num, &value("v = 1e3")), Ok(vec!["1000".into()]));
+        assert_eq!(texts(&int, &value("v = 0x1F")), Ok(vec!["31".into()]));
+        assert_eq!(texts(&int, &value("v = 1_000")), Ok(vec!["1000".into()]));
+        assert_eq!(
+            texts(&int, &value("v = 99999999999999999999")),
+            Err(Mismatch::Type {
+                expected: "an integer".into(),
+                found: "integer outside 64 bits"
+            })
+        );
         let tags = param(serde_json::json!({"name": "t", "type": "array", "items": "integer"}));
         assert_eq!(
             texts(&tags, &value("v = [1, 2]")),
