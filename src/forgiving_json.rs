@@ -67,7 +67,9 @@ pub(crate) struct Unreadable {
 
 /// Strict JSON, else JSON after the safe corrections.
 pub(crate) fn read(text: &str) -> Result<Read, Unreadable> {
-    let error = match serde_json::from_str::<Value>(text) {
+    // `from_slice`, not `from_str`: the runtime reads JSON from bytes everywhere else, and one
+    // reader type means one copy of serde_json's parser in the binary (the text is UTF-8 already).
+    let error = match serde_json::from_slice::<Value>(text.as_bytes()) {
         Ok(value) => {
             return Ok(Read {
                 value,
@@ -80,7 +82,7 @@ pub(crate) fn read(text: &str) -> Result<Read, Unreadable> {
     if corrections.is_empty() {
         return Err(Unreadable { error, corrections });
     }
-    match serde_json::from_str::<Value>(&fixed) {
+    match serde_json::from_slice::<Value>(fixed.as_bytes()) {
         Ok(value) => Ok(Read { value, corrections }),
         Err(_) => Err(Unreadable { error, corrections }),
     }
