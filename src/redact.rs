@@ -90,10 +90,7 @@ impl Redactor {
             .global_flags
             .iter()
             .chain(registry.commands.iter().flat_map(|c| &c.parameters));
-        for param in params {
-            if param.kind == ParamKind::Flag {
-                redactor.known_longs.push(format!("--{}", param.name));
-            }
+        for param in params.clone() {
             if !param.secret {
                 continue;
             }
@@ -107,7 +104,15 @@ impl Redactor {
                 redactor.add(value.to_string_lossy().into_owned(), || format!("${env}"));
             }
         }
-        redactor.known_longs.extend(runtime_longs(registry));
+        // The known flags only tell a misspelt secret flag from another flag: a tool without a
+        // secret flag never asks (`secret_flag`), and pays nothing for them at start-up.
+        if !redactor.longs.is_empty() {
+            redactor.known_longs = params
+                .filter(|param| param.kind == ParamKind::Flag)
+                .map(|param| format!("--{}", param.name))
+                .chain(runtime_longs(registry))
+                .collect();
+        }
         redactor
     }
 

@@ -258,7 +258,7 @@ fn parameters(cmd: &clap::Command, fields: &[FieldSchema], meta: &CommandMeta) -
         .filter(|arg| !is_builtin(arg.get_long(), meta))
         .map(|arg| {
             let field = fields.iter().find(|f| f.id == arg.get_id().as_str());
-            let mut parameter = params::parameter(arg, field.and_then(|f| f.schema.as_ref()));
+            let mut parameter = params::parameter(arg, field.and_then(|f| f.schema));
             parameter.secret |= field.is_some_and(|f| f.secret);
             parameter.agent_hardening = field.and_then(|f| f.hardening);
             // clap's `conflicts_with` is the spec's `conflicts` (clap enforces it as well).

@@ -1,7 +1,8 @@
 //! A clap arg as a registry parameter, by introspection (as clap_mangen reads a `Command`):
 //! long, short, positional or variadic, required, defaults, env, possible values, help, and
-//! `hide_env_values` as the mark of a secret. The JSON type comes from the field's JSON Schema
-//! when the derive found one, else from the arg's value parser.
+//! `hide_env_values` as the mark of a secret. The JSON type comes from the arg's value parser when
+//! that is a std type, else from the field's JSON Schema when the derive found one, else it is a
+//! string.
 
 use std::any::TypeId;
 
@@ -10,6 +11,7 @@ use pas_spec::{ParamKind, ParamType, Parameter};
 use serde_json::Value;
 
 use super::json_type::{self, Shape};
+use super::meta::LazySchema;
 
 /// Whether an arg is part of the tool's contract: hidden args and clap's own help and version
 /// flags are not.
@@ -21,8 +23,9 @@ pub(crate) fn is_listed(arg: &Arg) -> bool {
         )
 }
 
-/// The parameter for `arg`, given the JSON Schema of its field's type.
-pub(crate) fn parameter(arg: &Arg, schema: Option<&Value>) -> Parameter {
+/// The parameter for `arg`, given the JSON Schema of its field's type (made only when clap's
+/// value parser does not already say the type, see [`known_parser_type`]).
+pub(crate) fn parameter(arg: &Arg, schema: Option<LazySchema>) -> Parameter {
     let id = arg.get_id().as_str();
     let positional = arg.is_positional();
     let name = match arg.get_long() {
@@ -42,8 +45,8 @@ pub(crate) fn parameter(arg: &Arg, schema: Option<&Value>) -> Parameter {
     } else if counter {
         ParamType::Integer
     } else {
-        schema
-            .and_then(|schema| element_type(schema, many))
+        known_parser_type(arg)
+            .or_else(|| schema.and_then(|schema| element_type(&schema.schema(), many)))
             .unwrap_or_else(|| parser_type(arg))
     };
     let kind = match (positional, many) {
@@ -127,6 +130,25 @@ fn element_type(schema: &Value, many: bool) -> Option<ParamType> {
         // A single value whose Rust type is a collection: clap parses one text; call it a string.
         Shape::Array(_) => Some(ParamType::String),
     }
+}
+
+/// The type of each value when clap parses it into a std type whose JSON Schema could only say
+/// the same: integers, floats, `bool`, `String`, `PathBuf`, `OsString`. The derive's parser
+/// yields the field's type itself, or the `T` of `Option<T>`/`Vec<T>` (nested ones too), and
+/// schemars gives those wrappers the shape [`element_type`] reads `T`'s type from (or no shape,
+/// for `Vec<Vec<T>>`, whose fallback is this same type). So the field's schema (schemars, a
+/// visible share of a tool's start-up per field) is made only for other types.
+fn known_parser_type(arg: &Arg) -> Option<ParamType> {
+    let id = arg.get_value_parser().type_id();
+    let strings = [
+        TypeId::of::<String>(),
+        TypeId::of::<std::path::PathBuf>(),
+        TypeId::of::<std::ffi::OsString>(),
+    ];
+    if strings.iter().any(|t| id == *t) {
+        return Some(ParamType::String);
+    }
+    Some(parser_type(arg)).filter(|ty| *ty != ParamType::String)
 }
 
 /// The type clap parses each value into, for field types without a JSON Schema.
