@@ -586,6 +586,26 @@ mod tests {
         );
     }
 
+    /// The known flags only tell a misspelt secret flag from another one: a tool without a
+    /// secret flag does not collect them at start-up.
+    #[test]
+    fn a_tool_without_secret_flags_collects_no_known_flags() {
+        let registry: Registry = serde_json::from_value(serde_json::json!({
+            "specVersion": 1, "name": "t", "version": "1.0.0", "summary": "A test tool.",
+            "commands": [{
+                "name": "get", "description": "Gets one.",
+                "parameters": [{"name": "cwds", "type": "string", "description": "Not secret."}],
+                "output": "object"
+            }]
+        }))
+        .expect("the test registry");
+        let mut r = Redactor::new(&registry);
+        assert!(r.known_longs.is_empty() && r.longs.is_empty());
+        let argv = os(&["t", "get", "--cwdz", "hunter22"]);
+        r.scan_argv(&argv);
+        assert_eq!(r.argv(&argv), ["t", "get", "--cwdz", "hunter22"]);
+    }
+
     #[test]
     fn glued_misspelt_and_after_double_dash() {
         let argv = os(&[

@@ -207,3 +207,110 @@ fn typed(text: &str, ty: ParamType) -> Value {
     };
     parsed.unwrap_or_else(|| Value::String(text.to_owned()))
 }
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsString;
+    use std::path::PathBuf;
+
+    use clap::{Arg, ArgAction};
+    use pas_spec::ParamType;
+    use schemars::JsonSchema;
+
+    use super::{element_type, known_parser_type};
+    use crate::tool::probe::schema_of;
+
+    /// A field of type `Field` whose clap parser yields a std type (the derive's pairing: the
+    /// field itself, or the `T` of its `Option`/`Vec`): the type read from the parser alone is
+    /// the one the field's schema gives (or the schema gives none), so skipping the schema
+    /// changes no registry.
+    fn check<Field: JsonSchema>(arg: Arg, many: bool, expected: ParamType) {
+        let from_parser = known_parser_type(&arg);
+        assert_eq!(from_parser, Some(expected), "{arg:?}");
+        let from_schema = element_type(&schema_of::<Field>(), many);
+        assert!(
+            from_schema.is_none_or(|ty| ty == expected),
+            "{arg:?}: the schema says {from_schema:?}"
+        );
+    }
+
+    #[test]
+    fn the_parser_of_a_std_type_says_what_its_schema_says() {
+        let one = |parser: clap::builder::ValueParser| Arg::new("x").long("x").value_parser(parser);
+        let many = |parser: clap::builder::ValueParser| {
+            Arg::new("x")
+                .long("x")
+                .value_parser(parser)
+                .action(ArgAction::Append)
+        };
+        check::<u32>(
+            one(clap::value_parser!(u32).into()),
+            false,
+            ParamType::Integer,
+        );
+        check::<Option<i64>>(
+            one(clap::value_parser!(i64).into()),
+            false,
+            ParamType::Integer,
+        );
+        check::<Vec<u8>>(
+            many(clap::value_parser!(u8).into()),
+            true,
+            ParamType::Integer,
+        );
+        check::<Vec<Vec<u16>>>(
+            many(clap::value_parser!(u16).into()),
+            true,
+            ParamType::Integer,
+        );
+        check::<f64>(
+            one(clap::value_parser!(f64).into()),
+            false,
+            ParamType::Number,
+        );
+        check::<Option<f32>>(
+            one(clap::value_parser!(f32).into()),
+            false,
+            ParamType::Number,
+        );
+        check::<bool>(
+            one(clap::value_parser!(bool).into()),
+            false,
+            ParamType::Boolean,
+        );
+        check::<String>(
+            one(clap::value_parser!(String).into()),
+            false,
+            ParamType::String,
+        );
+        check::<Option<Vec<String>>>(
+            many(clap::value_parser!(String).into()),
+            true,
+            ParamType::String,
+        );
+        check::<PathBuf>(
+            one(clap::value_parser!(PathBuf).into()),
+            false,
+            ParamType::String,
+        );
+        check::<Vec<PathBuf>>(
+            many(clap::value_parser!(PathBuf).into()),
+            true,
+            ParamType::String,
+        );
+        check::<OsString>(
+            one(clap::value_parser!(OsString).into()),
+            false,
+            ParamType::String,
+        );
+    }
+
+    /// Any other type is left to its schema (a `char`, an enum, a newtype).
+    #[test]
+    fn other_types_ask_the_schema() {
+        let arg = Arg::new("x")
+            .long("x")
+            .value_parser(clap::value_parser!(char));
+        assert_eq!(known_parser_type(&arg), None);
+    }
+}
