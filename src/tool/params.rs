@@ -234,75 +234,28 @@ mod tests {
         );
     }
 
+    fn one(parser: impl Into<clap::builder::ValueParser>) -> Arg {
+        Arg::new("x").long("x").value_parser(parser.into())
+    }
+
+    fn many(parser: impl Into<clap::builder::ValueParser>) -> Arg {
+        one(parser).action(ArgAction::Append)
+    }
+
     #[test]
     fn the_parser_of_a_std_type_says_what_its_schema_says() {
-        let one = |parser: clap::builder::ValueParser| Arg::new("x").long("x").value_parser(parser);
-        let many = |parser: clap::builder::ValueParser| {
-            Arg::new("x")
-                .long("x")
-                .value_parser(parser)
-                .action(ArgAction::Append)
-        };
-        check::<u32>(
-            one(clap::value_parser!(u32).into()),
-            false,
-            ParamType::Integer,
-        );
-        check::<Option<i64>>(
-            one(clap::value_parser!(i64).into()),
-            false,
-            ParamType::Integer,
-        );
-        check::<Vec<u8>>(
-            many(clap::value_parser!(u8).into()),
-            true,
-            ParamType::Integer,
-        );
-        check::<Vec<Vec<u16>>>(
-            many(clap::value_parser!(u16).into()),
-            true,
-            ParamType::Integer,
-        );
-        check::<f64>(
-            one(clap::value_parser!(f64).into()),
-            false,
-            ParamType::Number,
-        );
-        check::<Option<f32>>(
-            one(clap::value_parser!(f32).into()),
-            false,
-            ParamType::Number,
-        );
-        check::<bool>(
-            one(clap::value_parser!(bool).into()),
-            false,
-            ParamType::Boolean,
-        );
-        check::<String>(
-            one(clap::value_parser!(String).into()),
-            false,
-            ParamType::String,
-        );
-        check::<Option<Vec<String>>>(
-            many(clap::value_parser!(String).into()),
-            true,
-            ParamType::String,
-        );
-        check::<PathBuf>(
-            one(clap::value_parser!(PathBuf).into()),
-            false,
-            ParamType::String,
-        );
-        check::<Vec<PathBuf>>(
-            many(clap::value_parser!(PathBuf).into()),
-            true,
-            ParamType::String,
-        );
-        check::<OsString>(
-            one(clap::value_parser!(OsString).into()),
-            false,
-            ParamType::String,
-        );
+        check::<u32>(one(clap::value_parser!(u32)), false, ParamType::Integer);
+        check::<Option<i64>>(one(clap::value_parser!(i64)), false, ParamType::Integer);
+        check::<Vec<u8>>(many(clap::value_parser!(u8)), true, ParamType::Integer);
+        check::<Vec<Vec<u16>>>(many(clap::value_parser!(u16)), true, ParamType::Integer);
+        check::<f64>(one(clap::value_parser!(f64)), false, ParamType::Number);
+        check::<Option<f32>>(one(clap::value_parser!(f32)), false, ParamType::Number);
+        check::<bool>(one(clap::value_parser!(bool)), false, ParamType::Boolean);
+        check::<String>(one(clap::value_parser!(String)), false, ParamType::String);
+        check::<Option<Vec<String>>>(many(clap::value_parser!(String)), true, ParamType::String);
+        check::<PathBuf>(one(clap::value_parser!(PathBuf)), false, ParamType::String);
+        check::<Vec<PathBuf>>(many(clap::value_parser!(PathBuf)), true, ParamType::String);
+        check::<OsString>(one(clap::value_parser!(OsString)), false, ParamType::String);
     }
 
     /// Any other type is left to its schema (a `char`, an enum, a newtype).
