@@ -78,7 +78,7 @@ pub(crate) fn parameter(arg: &Arg, schema: Option<LazySchema>) -> Parameter {
     let help = arg
         .get_help()
         .or(arg.get_long_help())
-        .map(ToString::to_string)
+        .map(plain_text)
         .unwrap_or_default();
     let rust_name = (id != name.replace('-', "_")).then(|| id.to_owned());
     Parameter {
@@ -119,6 +119,21 @@ pub(crate) fn parameter(arg: &Arg, schema: Option<LazySchema>) -> Parameter {
         requires: Vec::new(),
         conflicts: Vec::new(),
         agent_hardening: None,
+    }
+}
+
+/// clap's text without its styling, as its `Display` gives it. `Display` strips ANSI escapes
+/// byte by byte through a parser (a visible share of start-up for a tool's few texts); a text
+/// with no control character but whitespace has nothing to strip, so it is taken as it is.
+pub(crate) fn plain_text(styled: &clap::builder::StyledStr) -> String {
+    let raw = styled.ansi().to_string();
+    if raw
+        .bytes()
+        .all(|b| !b.is_ascii_control() || b.is_ascii_whitespace())
+    {
+        raw
+    } else {
+        styled.to_string()
     }
 }
 
@@ -256,6 +271,23 @@ mod tests {
         check::<PathBuf>(one(clap::value_parser!(PathBuf)), false, ParamType::String);
         check::<Vec<PathBuf>>(many(clap::value_parser!(PathBuf)), true, ParamType::String);
         check::<OsString>(one(clap::value_parser!(OsString)), false, ParamType::String);
+    }
+
+    /// Styled text keeps its words and loses its escapes, as clap's `Display` gives it.
+    #[test]
+    fn plain_text_is_what_display_gives() {
+        use clap::builder::StyledStr;
+        for text in [
+            "Count words.",
+            "Tabs\tand\nlines\r\x0cfeed",
+            "caf\u{e9} \u{85}",
+        ] {
+            let styled = StyledStr::from(text);
+            assert_eq!(super::plain_text(&styled), styled.to_string());
+        }
+        let styled = StyledStr::from("\x1b[1mbold\x1b[0m, a bell\x07, a tab\x0b, del\x7f");
+        assert_eq!(super::plain_text(&styled), styled.to_string());
+        assert_eq!(super::plain_text(&styled), "bold, a bell, a tab, del");
     }
 
     /// Any other type is left to its schema (a `char`, an enum, a newtype).
