@@ -567,8 +567,10 @@ impl App {
         argv: &[OsString],
     ) -> Outcome {
         let (path, leaf) = command_path::matched(matches);
-        if path == [crate::cleanup::WORD] && crate::cleanup::offered(&self.registry) {
-            return crate::cleanup::answer(shared, leaf);
+        if path == [crate::cleanup::WORD]
+            && let Some(cleanup) = self.rooms.cleanup(&self.registry)
+        {
+            return (cleanup.answer)(shared, leaf);
         }
         if let Some(jobs) = self.rooms.jobs
             && (jobs.asked)(&self.registry, &path)
@@ -592,7 +594,9 @@ impl App {
         // Whatever the handler starts ends with the call (failure mode 17): see `descendants`.
         crate::descendants::prepare();
         crate::descendants::adopt();
-        crate::kept_children::prepare(&self.registry.name);
+        if let Some(cleanup) = self.rooms.cleanup {
+            (cleanup.keep_record)(&self.registry.name);
+        }
         let ran = self.invoke(shared, matches, argv, |reply| {
             crate::stdout_capture::drain(shared);
             // `--output-id`: the ids alone, one per line, in every profile (failure mode 6).
@@ -691,7 +695,9 @@ impl App {
             crate::declared::harden(registry, command, leaf).map_err(Stop::Failed)?;
         }
         // What the spec declares (value constraints, requirements, credentials), before the handler.
-        crate::declared::check(registry, command, leaf).map_err(Stop::Failed)?;
+        if let Some(declared) = self.rooms.declared {
+            (declared.check)(registry, command, leaf).map_err(Stop::Failed)?;
+        }
         // Credentials granting more than the command's declared scopes are warned about (74).
         crate::scope_check::warn(shared, registry, command);
         // Zero interactivity: fail before the handler runs rather than wait on a terminal.
@@ -738,8 +744,8 @@ impl App {
             },
         };
         // Stdin checked against the declared inputSchema, corrections warned (46, 67).
-        let body =
-            crate::input_file::for_call(shared, &selected, command, leaf).map_err(Stop::Failed)?;
+        let body = crate::input_file::for_call(shared, &selected, command, leaf, self.rooms.input)
+            .map_err(Stop::Failed)?;
         let args = args_of(matches, leaf);
         let dry_run = builtins::guard::dry_run(command, leaf);
         let context = Context::new(shared.clone(), selected.clone())
@@ -763,7 +769,10 @@ impl App {
             return finish(reply);
         }
         // One call at a time, when the command declares a lock (15, 58): held until the end.
-        let _held = crate::declared_lock::take(command, &context).map_err(Stop::Failed)?;
+        let _held = match self.rooms.locks {
+            Some(locks) => (locks.take)(command, &context).map_err(Stop::Failed)?,
+            None => None,
+        };
         // `--idempotency-key`: a repeat replays the first success instead of running (12).
         let stdin = body.as_ref().map(|b| &b.bytes[..]);
         let keys = self.rooms.keys;
@@ -964,7 +973,10 @@ fn full_command(
         Some(keys) => (keys.augment)(command, registry, verbs),
         None => command,
     };
-    let command = crate::cleanup::augment(command, registry);
+    let command = match rooms.cleanup {
+        Some(cleanup) => (cleanup.augment)(command, registry),
+        None => command,
+    };
     let command = match rooms.jobs {
         Some(jobs) => (jobs.augment)(command, registry),
         None => command,

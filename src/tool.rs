@@ -83,6 +83,32 @@ pub trait AgentTool {
     /// links them.
     #[doc(hidden)]
     const CHANGES_STATE: Option<bool> = None;
+
+    /// Whether the tool declares a value constraint (`minimum`..`pattern`, `requires`,
+    /// `conflicts`), a requirement a command `needs`, or credentials (`auth`): only then does
+    /// [`crate::App::from_tool`] link the declared checks (and regex-lite for `pattern`). The
+    /// derive has no key for any of them, so it says `Some(false)` unless a nested type does
+    /// not know. `None` (a hand-written impl) links them.
+    #[doc(hidden)]
+    const DECLARES_CHECKS: Option<bool> = None;
+
+    /// Whether a command declares an input schema (`input = Type`, `input_schema = "..."`) or
+    /// the tool serves resources: only then does [`crate::App::from_tool`] link the check of
+    /// stdin (or `--input-file`) against it. `None` (a hand-written impl) links it.
+    #[doc(hidden)]
+    const CHECKS_INPUT: Option<bool> = None;
+
+    /// Whether a command declares a `filesystem` or `background` side effect, the only tools
+    /// that offer `cleanup` and record the children their commands keep: only then does
+    /// [`crate::App::from_tool`] link them. The derive has no side-effect key, so it says
+    /// `Some(false)` unless a nested type does not know. `None` (a hand-written impl) links them.
+    #[doc(hidden)]
+    const OFFERS_CLEANUP: Option<bool> = None;
+
+    /// Whether a command declares a `lock`: only then does [`crate::App::from_tool`] link the
+    /// named locks. `None` (a hand-written impl) links them.
+    #[doc(hidden)]
+    const TAKES_LOCKS: Option<bool> = None;
 }
 
 /// What the derive's expansion names; not a stable API.
