@@ -869,7 +869,15 @@ impl App {
         }
         let args = args_of(matches, leaf);
         let ran = panics::catch(|| -> Result<(), Stop> {
-            let reply = builtins::run(builtin, &self.registry, &self.health_checks, &args, config)?;
+            let declared = self.rooms.declared;
+            let reply = builtins::run(
+                builtin,
+                &self.registry,
+                &self.health_checks,
+                &args,
+                config,
+                declared,
+            )?;
             render::drive::reply(shared, reply)
         });
         match ran {

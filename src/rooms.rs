@@ -118,14 +118,18 @@ static KEYS: KeysRoom = KeysRoom {
 
 /// Checks what a command declares of its values, requirements and credentials before its
 /// handler (`crate::declared::check`: `minimum`..`pattern`, `requires`, `conflicts`, `needs`,
-/// `auth`); the only way the runtime reaches a parameter's `pattern`, so regex-lite too.
+/// `auth`), and lists the requirements and credentials in `doctor`: the only way the runtime
+/// reaches a parameter's `pattern` (regex-lite) and a requirement's version range (semver).
 pub(crate) struct DeclaredRoom {
     /// Every declared check of one call (registry, command, its matches).
     pub(crate) check: fn(&Registry, &Command, &clap::ArgMatches) -> Result<(), Error>,
+    /// `doctor`'s entries for the declared requirements and credentials.
+    pub(crate) health: crate::declared::HealthEntries,
 }
 
 static DECLARED: DeclaredRoom = DeclaredRoom {
     check: crate::declared::check,
+    health: crate::declared::health_entries,
 };
 
 /// Checks a command's stdin (or `--input-file`) against its declared `inputSchema` (failure

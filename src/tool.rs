@@ -86,7 +86,8 @@ pub trait AgentTool {
 
     /// Whether the tool declares a value constraint (`minimum`..`pattern`, `requires`,
     /// `conflicts`), a requirement a command `needs`, or credentials (`auth`): only then does
-    /// [`crate::App::from_tool`] link the declared checks (and regex-lite for `pattern`). The
+    /// [`crate::App::from_tool`] link the declared checks and their lines in `doctor` and
+    /// `health` (and regex-lite for `pattern`, semver for a requirement's version). The
     /// derive has no key for any of them, so it says `Some(false)` unless a nested type does
     /// not know. `None` (a hand-written impl) links them.
     #[doc(hidden)]
