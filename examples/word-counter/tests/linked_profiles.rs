@@ -79,7 +79,6 @@ fn a_pas_profile_tool_links_neither_robot_nor_compose() {
 fn a_tool_that_declares_no_checks_links_neither_them_nor_a_regex_engine() {
     let symbols = symbols();
     assert!(symbols.contains("word_counter::count"), "no symbols read");
-    // (semver stays with `--validate-pas`, which this full build has: the lean build has none.)
     for absent in [
         "pas::declared::constraints::check",
         "pas::declared::constraints::matches_pattern",
