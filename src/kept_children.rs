@@ -19,7 +19,10 @@ const FILE: &str = "children.json";
 /// The tool's name and the recorder, set before a handler runs (where the record goes at the
 /// call's end). Only [`prepare`] names the recorder, and only a tool that offers `cleanup`
 /// reaches `prepare` (`crate::rooms`), so no other binary links the record or its store.
-static TOOL: OnceLock<(String, fn(&str, Option<&str>))> = OnceLock::new();
+static TOOL: OnceLock<(String, Recorder)> = OnceLock::new();
+
+/// Records the kept children of the named tool's call (the tool, the command).
+type Recorder = fn(&str, Option<&str>);
 
 /// One recorded process.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
