@@ -699,7 +699,10 @@ impl App {
             (declared.check)(registry, command, leaf).map_err(Stop::Failed)?;
         }
         // Credentials granting more than the command's declared scopes are warned about (74).
-        crate::scope_check::warn(shared, registry, command);
+        let declared = self.rooms.declared;
+        if let Some(declared) = declared {
+            (declared.warn_scopes)(shared, registry, command);
+        }
         // Zero interactivity: fail before the handler runs rather than wait on a terminal.
         if command.stdin == StdinMode::Required
             && shared.agent
@@ -796,9 +799,12 @@ impl App {
         let ran = panics::catch(|| -> Result<T, Stop> {
             // The tool's own commands answer the tool's own codes (verbs answer the runtime's).
             let reply = handler(&args, &context).map_err(|error| match selected {
-                Selected::Declared(_) => {
-                    undeclared::check(registry, crate::declared::decorate_error(registry, error))
-                }
+                Selected::Declared(_) => match declared {
+                    Some(declared) => {
+                        undeclared::check(registry, (declared.decorate_error)(registry, error))
+                    }
+                    None => undeclared::check(registry, error),
+                },
                 Selected::Verb(_) => error,
             });
             // A job's detached run records its outcome in the job's manifest.
@@ -806,7 +812,10 @@ impl App {
                 (crate::jobs::Call::Run(id), Some(jobs)) => (jobs.finish_run)(registry, id, reply),
                 _ => reply,
             }?;
-            let reply = crate::declared::separate_untrusted(command, reply);
+            let reply = match declared {
+                Some(declared) => (declared.separate_untrusted)(command, reply),
+                None => reply,
+            };
             let reply = match (&keyed, keys) {
                 (Some(keyed), Some(keys)) => {
                     let (reply, warning) =

@@ -118,18 +118,28 @@ static KEYS: KeysRoom = KeysRoom {
 
 /// Checks what a command declares of its values, requirements and credentials before its
 /// handler (`crate::declared::check`: `minimum`..`pattern`, `requires`, `conflicts`, `needs`,
-/// `auth`), and lists the requirements and credentials in `doctor`: the only way the runtime
-/// reaches a parameter's `pattern` (regex-lite) and a requirement's version range (semver).
+/// `auth`), lists the requirements and credentials in `doctor`, and applies the declared
+/// `scopes`, re-login hint and `untrusted` fields: the only way the runtime reaches a
+/// parameter's `pattern` (regex-lite) and a requirement's version range (semver).
 pub(crate) struct DeclaredRoom {
     /// Every declared check of one call (registry, command, its matches).
     pub(crate) check: fn(&Registry, &Command, &clap::ArgMatches) -> Result<(), Error>,
     /// `doctor`'s entries for the declared requirements and credentials.
     pub(crate) health: crate::declared::HealthEntries,
+    /// Warns when the credentials grant more than the command's declared scopes (74).
+    pub(crate) warn_scopes: fn(&crate::ending::Shared, &Registry, &Command),
+    /// Adds the declared re-login hint to a handler's `CREDENTIALS_EXPIRED`.
+    pub(crate) decorate_error: fn(&Registry, Error) -> Error,
+    /// Moves the command's declared `untrusted` fields out of its data.
+    pub(crate) separate_untrusted: fn(&Command, Reply) -> Reply,
 }
 
 static DECLARED: DeclaredRoom = DeclaredRoom {
     check: crate::declared::check,
     health: crate::declared::health_entries,
+    warn_scopes: crate::scope_check::warn,
+    decorate_error: crate::declared::decorate_error,
+    separate_untrusted: crate::declared::separate_untrusted,
 };
 
 /// Checks a command's stdin (or `--input-file`) against its declared `inputSchema` (failure

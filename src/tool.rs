@@ -85,9 +85,10 @@ pub trait AgentTool {
     const CHANGES_STATE: Option<bool> = None;
 
     /// Whether the tool declares a value constraint (`minimum`..`pattern`, `requires`,
-    /// `conflicts`), a requirement a command `needs`, or credentials (`auth`): only then does
-    /// [`crate::App::from_tool`] link the declared checks and their lines in `doctor` and
-    /// `health` (and regex-lite for `pattern`, semver for a requirement's version). The
+    /// `conflicts`), a requirement a command `needs`, credentials (`auth`, `scopes`) or
+    /// `untrusted` output fields: only then does [`crate::App::from_tool`] link the declared
+    /// checks, their lines in `doctor` and `health` (with regex-lite for `pattern` and semver
+    /// for a requirement's version), the scope warning and the moving of untrusted fields. The
     /// derive has no key for any of them, so it says `Some(false)` unless a nested type does
     /// not know. `None` (a hand-written impl) links them.
     #[doc(hidden)]

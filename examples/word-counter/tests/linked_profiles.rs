@@ -84,6 +84,9 @@ fn a_tool_that_declares_no_checks_links_neither_them_nor_a_regex_engine() {
         "pas::declared::constraints::matches_pattern",
         "pas::declared::requirements::",
         "pas::declared::versions::",
+        "pas::declared::untrusted::",
+        "pas::declared::auth::",
+        "pas::scope_check::",
         "pas::declared::auth::check",
         "regex_lite::",
     ] {
