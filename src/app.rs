@@ -670,7 +670,9 @@ impl App {
         crate::command_limits::apply(shared, command);
         // The synthesised `rm` keeps PAS's own rule (a wildcard needs --force), checked on its route.
         if let Selected::Declared(_) = selected {
-            builtins::guard::check(registry, command, leaf, shared.agent)?;
+            if let Some(guard) = self.rooms.guard {
+                (guard.check)(registry, command, leaf, shared.agent)?;
+            }
         }
         if let Some(state) = &shared.robot
             && let Some(robot) = self.rooms.robot(registry)

@@ -1,5 +1,6 @@
 //! The profiles beyond `pas`, async jobs, idempotency keys and the runtime parts only some
-//! declarations need (value checks, input schemas, `cleanup` and kept children, locks), each
+//! declarations need (value checks, input schemas, `cleanup` and kept children, locks, the
+//! confirm guard), each
 //! reached only through its table here, so that a tool whose declarations are known when it is
 //! compiled links only what it uses (issue 15: a tool pays on disk only for what it uses).
 //!
@@ -184,6 +185,17 @@ static LOCKS: LocksRoom = LocksRoom {
     take: crate::declared_lock::take,
 };
 
+/// Stops a destructive (or, in robot, a `confirm`) command run without its confirm flag
+/// (`crate::builtins::guard`): only a tool with such a command needs it.
+pub(crate) struct GuardRoom {
+    /// The refusal, if the call must stop (registry, command, its matches, agent mode).
+    pub(crate) check: fn(&Registry, &Command, &clap::ArgMatches, bool) -> Result<(), Error>,
+}
+
+static GUARD: GuardRoom = GuardRoom {
+    check: crate::builtins::guard::check,
+};
+
 /// What the runtime calls of the compose profile.
 pub(crate) struct ComposeRoom {
     /// The call's profile; the flag says whether `--toon` was given.
@@ -223,6 +235,7 @@ pub(crate) struct Rooms {
     pub(crate) input: Option<&'static InputRoom>,
     pub(crate) cleanup: Option<&'static CleanupRoom>,
     pub(crate) locks: Option<&'static LocksRoom>,
+    pub(crate) guard: Option<&'static GuardRoom>,
 }
 
 impl Rooms {
@@ -236,6 +249,7 @@ impl Rooms {
         input: Some(&INPUT),
         cleanup: Some(&CLEANUP),
         locks: Some(&LOCKS),
+        guard: Some(&GUARD),
     };
 
     /// Only what `profile` needs (`None`: not known, so every profile). Meant to be evaluated
@@ -324,6 +338,18 @@ impl Rooms {
         match takes_locks {
             Some(false) => Rooms {
                 locks: None,
+                ..self
+            },
+            _ => self,
+        }
+    }
+
+    /// The same rooms, without the confirm guard when no command is known to need confirming
+    /// (`Some(false)`: `AgentTool::CONFIRMS`). Compile time only, as above.
+    pub(crate) const fn with_guard(self, confirms: Option<bool>) -> Rooms {
+        match confirms {
+            Some(false) => Rooms {
+                guard: None,
                 ..self
             },
             _ => self,

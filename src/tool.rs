@@ -111,6 +111,12 @@ pub trait AgentTool {
     /// named locks. `None` (a hand-written impl) links them.
     #[doc(hidden)]
     const TAKES_LOCKS: Option<bool> = None;
+
+    /// Whether a command needs confirming (`effect = "destructive"`, or robot's `confirm`):
+    /// only then does [`crate::App::from_tool`] link the guard that refuses it without its
+    /// confirm flag. `None` (a hand-written impl) links it.
+    #[doc(hidden)]
+    const CONFIRMS: Option<bool> = None;
 }
 
 /// What the derive's expansion names; not a stable API.

@@ -14,7 +14,8 @@ struct Plain {
     name: Option<String>,
 }
 
-/// One command takes a lock, another reads an input schema; both sit in a nested group.
+/// One command takes a lock, another reads an input schema, a third needs confirming; all sit in
+/// a nested group.
 #[derive(Parser, AgentTool)]
 #[command(name = "declaring", version = "0.1.0")]
 #[agent(level = 1)]
@@ -38,6 +39,9 @@ enum Nested {
     /// Take a task on stdin.
     #[agent(stdin = "required", input_schema = "{\"type\": \"object\"}")]
     Take,
+    /// Remove everything.
+    #[agent(effect = "destructive")]
+    Purge,
 }
 
 /// A group whose impl is written by hand: it knows none of the facts.
@@ -69,7 +73,7 @@ struct Mixed {
     command: HandWritten,
 }
 
-type Facts = [(&'static str, Option<bool>); 4];
+type Facts = [(&'static str, Option<bool>); 5];
 
 fn facts<T: AgentTool>() -> Facts {
     [
@@ -77,6 +81,7 @@ fn facts<T: AgentTool>() -> Facts {
         ("CHECKS_INPUT", T::CHECKS_INPUT),
         ("OFFERS_CLEANUP", T::OFFERS_CLEANUP),
         ("TAKES_LOCKS", T::TAKES_LOCKS),
+        ("CONFIRMS", T::CONFIRMS),
     ]
 }
 
@@ -89,6 +94,7 @@ fn a_tool_that_declares_nothing_links_none_of_the_gated_parts() {
             ("CHECKS_INPUT", Some(false)),
             ("OFFERS_CLEANUP", Some(false)),
             ("TAKES_LOCKS", Some(false)),
+            ("CONFIRMS", Some(false)),
         ]
     );
 }
@@ -102,6 +108,7 @@ fn a_lock_or_an_input_schema_in_a_nested_group_is_seen_from_the_root() {
             ("CHECKS_INPUT", Some(true)),
             ("OFFERS_CLEANUP", Some(false)),
             ("TAKES_LOCKS", Some(true)),
+            ("CONFIRMS", Some(true)),
         ]
     );
 }
@@ -116,6 +123,7 @@ fn a_nested_type_that_does_not_know_links_everything() {
             ("CHECKS_INPUT", Some(true)),
             ("OFFERS_CLEANUP", Some(true)),
             ("TAKES_LOCKS", Some(true)),
+            ("CONFIRMS", Some(true)),
         ]
     );
 }

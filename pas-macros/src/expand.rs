@@ -71,6 +71,7 @@ fn implementation(input: &Input) -> TokenStream {
     let changes_state = changes_state(input);
     let checks_input = checks_input(input);
     let takes_locks = takes_locks(input);
+    let confirms = confirms(input);
     // No `#[agent(...)]` key declares value constraints, requirements, credentials or side
     // effects: only a nested type that does not know says yes.
     let declares_checks = any_command(input, &|_| false, quote!(DECLARES_CHECKS));
@@ -135,6 +136,9 @@ fn implementation(input: &Input) -> TokenStream {
             const TAKES_LOCKS: ::core::option::Option<bool> =
                 ::core::option::Option::Some(#takes_locks);
 
+            const CONFIRMS: ::core::option::Option<bool> =
+                ::core::option::Option::Some(#confirms);
+
             fn agent_tool() -> ::pas::tool::ToolMeta {
                 #tool
             }
@@ -191,6 +195,20 @@ fn takes_locks(input: &Input) -> TokenStream {
         &|command| command.lock.is_some(),
         quote!(TAKES_LOCKS),
     )
+}
+
+/// Whether a command of the type, or of a type nested in it, needs confirming (`effect =
+/// "destructive"`, or `confirm`): read by `App::from_tool` at compile time to link the confirm
+/// guard only then.
+fn confirms(input: &Input) -> TokenStream {
+    let needs = |command: &CommandAttrs| {
+        command.confirm == Some(true)
+            || command
+                .effect
+                .as_ref()
+                .is_some_and(|e| e.value() == "destructive")
+    };
+    any_command(input, &needs, quote!(CONFIRMS))
 }
 
 /// A const expression: whether `test` holds for a command of the type, or the nested types'

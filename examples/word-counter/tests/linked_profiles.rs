@@ -3,7 +3,8 @@
 //! nor the compose profile and its TOON encoder; having no `kind = "job"` command, not the
 //! async job runtime either, and, changing nothing, not idempotency keys; declaring no value
 //! constraint, requirement, credential, input schema, side effect or lock, none of the checks,
-//! words and stores those need (nor regex-lite). Read from the binary's symbol table with `nm`.
+//! words and stores those need (nor regex-lite); having nothing to confirm, not the guard.
+//! Read from the binary's symbol table with `nm`.
 
 use std::process::Command;
 
@@ -128,6 +129,15 @@ fn a_tool_without_locks_links_no_lock() {
         "pas::lock::acquire",
         "pas::declared_lock::",
     ] {
+        assert_absent(&symbols, absent);
+    }
+}
+
+#[test]
+fn a_tool_with_nothing_to_confirm_links_no_confirm_guard() {
+    let symbols = symbols();
+    assert!(symbols.contains("word_counter::count"), "no symbols read");
+    for absent in ["pas::builtins::guard::check", "pas::builtins::guard::quote"] {
         assert_absent(&symbols, absent);
     }
 }
