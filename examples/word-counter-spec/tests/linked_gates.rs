@@ -26,6 +26,8 @@ fn the_spec_first_tool_links_only_what_its_spec_declares() {
         "pas::kept_children::record_in",
         // no lock
         "pas::lock::Lock",
+        // nothing to confirm
+        "pas::builtins::guard::check",
         // no job command, nothing that changes state
         "pas::jobs::run::finish_run",
         "pas::idempotency::begin",
