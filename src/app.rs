@@ -669,10 +669,10 @@ impl App {
         // What the command declares of its time and output limits (failure modes 11 and 43).
         crate::command_limits::apply(shared, command);
         // The synthesised `rm` keeps PAS's own rule (a wildcard needs --force), checked on its route.
-        if let Selected::Declared(_) = selected {
-            if let Some(guard) = self.rooms.guard {
-                (guard.check)(registry, command, leaf, shared.agent)?;
-            }
+        if let Selected::Declared(_) = selected
+            && let Some(guard) = self.rooms.guard
+        {
+            (guard.check)(registry, command, leaf, shared.agent)?;
         }
         if let Some(state) = &shared.robot
             && let Some(robot) = self.rooms.robot(registry)
