@@ -138,8 +138,9 @@ impl Redactor {
         if !value.is_empty() && !self.values.contains(&value) {
             self.values.push(value);
             // Longest first, so a secret that contains another is replaced whole.
-            self.values
-                .sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+            pas_spec::sorting::sort_by(&mut self.values, |a, b| {
+                b.len().cmp(&a.len()).then_with(|| a.cmp(b))
+            });
         }
     }
 

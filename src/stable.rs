@@ -35,7 +35,11 @@ pub(crate) fn canonical(value: &mut Value) {
     match value {
         Value::Object(map) => {
             map.values_mut().for_each(canonical);
-            map.sort_keys();
+            // Through the shared sort rather than the map's own (`sort_keys`), which would be
+            // one more copy of the standard library's sort in every binary.
+            let mut entries: Vec<(String, Value)> = std::mem::take(map).into_iter().collect();
+            pas_spec::sorting::sort_by(&mut entries, |a, b| a.0.cmp(&b.0));
+            map.extend(entries);
         }
         Value::Array(items) => {
             items.iter_mut().for_each(canonical);
@@ -47,7 +51,7 @@ pub(crate) fn canonical(value: &mut Value) {
 
 /// Sorts already canonical values by their compact JSON.
 pub(crate) fn sort_canonical(items: &mut [Value]) {
-    items.sort_by_cached_key(Value::to_string);
+    pas_spec::sorting::sort_by_cached_key(items, Value::to_string);
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ pub(crate) fn sorted(value: Value) -> Value {
     match value {
         Value::Object(map) => {
             let mut entries: Vec<(String, Value)> = map.into_iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            crate::sorting::sort_by(&mut entries, |a, b| a.0.cmp(&b.0));
             Value::Object(entries.into_iter().map(|(k, v)| (k, sorted(v))).collect())
         }
         Value::Array(items) => Value::Array(items.into_iter().map(sorted).collect()),

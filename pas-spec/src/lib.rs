@@ -68,6 +68,7 @@ pub mod load;
 pub mod model;
 pub mod robot;
 pub mod schema;
+pub mod sorting;
 #[cfg(feature = "load")]
 pub mod source_map;
 pub mod surface;

@@ -181,7 +181,7 @@ pub(crate) fn ids(root: &Root) -> Result<Vec<String>, Error> {
         .map(|entry| entry.name)
         .filter(|name| is_id(name))
         .collect();
-    ids.sort();
+    pas_spec::sorting::sort(&mut ids);
     Ok(ids)
 }
 

@@ -263,7 +263,7 @@ impl Root {
             };
             entries.push(entry);
         }
-        entries.sort_by(|a, b| a.name.cmp(&b.name));
+        pas_spec::sorting::sort_by(&mut entries, |a, b| a.name.cmp(&b.name));
         Ok(Some(entries))
     }
 

@@ -148,7 +148,9 @@ pub fn catalog(registry: &Registry) -> Catalog {
         .iter()
         .map(|c| tool_of(registry, c))
         .collect();
-    tools.sort_by(|a, b| (&a.category, &a.name).cmp(&(&b.category, &b.name)));
+    crate::sorting::sort_by(&mut tools, |a, b| {
+        (&a.category, &a.name).cmp(&(&b.category, &b.name))
+    });
     let mut global_flags: Vec<Param> = registry.global_flags.iter().map(param).collect();
     // The profile's machine-output switches (`--agent` or `--toon`): the binary has exactly these;
     // `--validate-only` and the call flags (`surface::CALL_FLAGS`), which an agent calls like a
@@ -194,7 +196,7 @@ pub fn nearest(registry: &Registry, name: &str) -> Vec<String> {
         .map(|c| (strsim::jaro_winkler(name, &c.name), c.name.as_str()))
         .filter(|(score, _)| *score > 0.6)
         .collect();
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+    crate::sorting::sort_by(&mut scored, |a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
     scored
         .into_iter()
         .take(3)
@@ -284,7 +286,7 @@ fn output_fields(schema: Option<&Value>) -> Vec<String> {
         return Vec::new();
     };
     let mut fields: Vec<String> = properties.keys().cloned().collect();
-    fields.sort();
+    crate::sorting::sort(&mut fields);
     fields
 }
 

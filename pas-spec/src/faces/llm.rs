@@ -506,7 +506,7 @@ fn fields(schema: &Value) -> Vec<Field> {
         return Vec::new();
     };
     let mut properties: Vec<(&String, &Value)> = properties.iter().collect();
-    properties.sort_by(|a, b| a.0.cmp(b.0));
+    crate::sorting::sort_by(&mut properties, |a, b| a.0.cmp(b.0));
     properties
         .into_iter()
         .map(|(name, property)| Field {

@@ -49,7 +49,9 @@ pub fn render(registry: &Registry) -> String {
 /// The `tools/list` result as a JSON value: `{"tools": [...]}`.
 pub fn tools_list(registry: &Registry) -> Value {
     let mut commands = registry.all_commands();
-    commands.sort_by(|a, b| (a.category(), &a.name).cmp(&(b.category(), &b.name)));
+    crate::sorting::sort_by(&mut commands, |a, b| {
+        (a.category(), &a.name).cmp(&(b.category(), &b.name))
+    });
     let tools: Vec<Value> = commands.iter().map(|c| tool(registry, c)).collect();
     json!({ "tools": tools })
 }

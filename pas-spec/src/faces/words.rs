@@ -502,7 +502,7 @@ pub(crate) fn exit_code_rows(registry: &Registry, only: Option<&[&str]>) -> Vec<
             format!("{} ({}{success})", one_line(&code.meaning), code.name),
         ));
     }
-    rows.sort_by_key(|(code, origin, _)| (*code, *origin));
+    crate::sorting::sort_by_key(&mut rows, |(code, origin, _)| (*code, *origin));
     rows.into_iter()
         .map(|(code, _, text)| (code, text))
         .collect()
