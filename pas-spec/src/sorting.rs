@@ -78,7 +78,7 @@ mod tests {
             let mut ours = items.clone();
             sort_by(&mut ours, |a, b| a.0.cmp(&b.0));
             let mut theirs = items.clone();
-            theirs.sort_by(|a, b| a.0.cmp(&b.0));
+            theirs.sort_by_key(|a| a.0);
             prop_assert_eq!(&ours, &theirs);
 
             let mut ours = items.clone();
