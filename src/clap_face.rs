@@ -25,8 +25,8 @@ pub fn arg_id(param: &Parameter) -> String {
 pub fn command_from_registry(registry: &Registry) -> clap::Command {
     let mut tree = ArgvTree::default();
     // The level 3 and 4 verbs (`ls`, `cat`, ...) are commands too, so help and docs agree.
-    let commands = registry.all_commands();
-    for command in &commands {
+    let commands = registry.all_commands_ref();
+    for command in commands.iter() {
         tree.insert(&command.argv_path(), command);
     }
     let mut root = clap::Command::new(registry.name.clone()).about(registry.summary.clone());

@@ -144,7 +144,7 @@ pub struct Param {
 /// resources, as agent help, `.llm` and the MCP export list them (the faces must agree).
 pub fn catalog(registry: &Registry) -> Catalog {
     let mut tools: Vec<Tool> = registry
-        .all_commands()
+        .all_commands_ref()
         .iter()
         .map(|c| tool_of(registry, c))
         .collect();
@@ -183,14 +183,14 @@ pub fn to_json(registry: &Registry) -> String {
 
 /// One command's entry, by dotted name.
 pub fn tool(registry: &Registry, name: &str) -> Option<Tool> {
-    let commands = registry.all_commands();
+    let commands = registry.all_commands_ref();
     let command = commands.iter().find(|c| c.name == name)?;
     Some(tool_of(registry, command))
 }
 
 /// Up to three dotted names closest to `name` (for an unknown-tool hint), closest first.
 pub fn nearest(registry: &Registry, name: &str) -> Vec<String> {
-    let commands = registry.all_commands();
+    let commands = registry.all_commands_ref();
     let mut scored: Vec<(f64, &str)> = commands
         .iter()
         .map(|c| (strsim::jaro_winkler(name, &c.name), c.name.as_str()))

@@ -187,7 +187,7 @@ fn describe(error: &minijinja::Error) -> String {
 
 /// The facts of the registry, ready for a template.
 pub fn document(registry: &Registry) -> Document {
-    let commands = registry.all_commands();
+    let commands = registry.all_commands_ref();
     let single = commands.len() == 1 && commands[0].argv_path().is_empty();
     let signature = if single {
         usage_line(registry, &[], &commands[0])
