@@ -48,8 +48,21 @@ const PREFIXES: &[&str] = &[
 ];
 
 fn is_token_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'_' | b'-' | b'.')
+    TOKEN_BYTES[b as usize]
 }
+
+/// Which bytes a token is made of (ASCII letters and digits, `+/=_-.`), one load per byte: the
+/// pre-check reads a byte or more of every item of a stream.
+static TOKEN_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=' | b'_' | b'-' | b'.');
+        b += 1;
+    }
+    table
+};
 
 /// Whether `bytes` hold a run of at least 20 token characters: the cheap test before any
 /// parsing (a JWT or a prefixed key is at least that long).

@@ -8,16 +8,25 @@
 //! handler, or `signals::end`) holds the output lock and writes the published lines before its
 //! report.
 //!
+//! The guards run a span of lines at a time (`render::batched`), so the last lines published
+//! may not have been checked yet: [`PendingLines::lines`] gives them only when the call's
+//! redactor would leave them as they are (one scan, no allocation: safe in a signal handler);
+//! else it gives the checked lines before them. A secret never reaches stdout unscrubbed.
+//! (Text addressed to an agent is only flagged, never changed, so it holds no line back.)
+//!
 //! The protocol that keeps [`PendingLines::lines`] sound:
 //! - the buffer is published with a capacity it never grows past while published (items are
 //!   copied in only when they fit), so its address stays valid and its first `len` bytes are
 //!   never written again: the producer only appends after them;
-//! - `len` is stored (Release) only after the bytes it covers are written;
+//! - `len` is stored (Release) only after the bytes it covers are written, and lowered only
+//!   under the output lock (before the lines past it are rewritten, scrubbed);
+//! - the redactor published with the buffer outlives the publication and is not changed;
 //! - the buffer is withdrawn ([`PendingLines::withdraw`]) under the output lock, before it is
 //!   cleared, reused or freed, and [`PendingLines::lines`] is only read under that lock.
 
 use std::sync::atomic::{AtomicPtr, AtomicU8, AtomicUsize, Ordering};
 
+use crate::redact::Redactor;
 use crate::reply::StreamKind;
 
 /// A published batch of whole lines (empty when none is).
@@ -26,6 +35,10 @@ pub(crate) struct PendingLines {
     len: AtomicUsize,
     /// The stream's kind, as `StreamKind as u8` (what the profile's `stream_lines` takes).
     kind: AtomicU8,
+    /// How many of the first `len` bytes the guards have checked (and scrubbed).
+    checked: AtomicUsize,
+    /// The call's redactor, when it has secrets to scrub or tokens to mask (else null).
+    redactor: AtomicPtr<Redactor>,
 }
 
 impl PendingLines {
@@ -34,15 +47,23 @@ impl PendingLines {
             ptr: AtomicPtr::new(std::ptr::null_mut()),
             len: AtomicUsize::new(0),
             kind: AtomicU8::new(0),
+            checked: AtomicUsize::new(0),
+            redactor: AtomicPtr::new(std::ptr::null_mut()),
         }
     }
 
     /// Publishes `buffer` (whole lines: none yet). The caller keeps to the module's protocol:
     /// the buffer never reallocates while published, and is withdrawn under the output lock
     /// before it is cleared or dropped.
-    pub(crate) fn publish(&self, buffer: &[u8], kind: StreamKind) {
+    /// `redactor` (the one the stream's items are scrubbed with) must outlive the publication.
+    pub(crate) fn publish(&self, buffer: &[u8], kind: StreamKind, redactor: Option<&Redactor>) {
         self.len.store(0, Ordering::SeqCst);
+        self.checked.store(0, Ordering::SeqCst);
         self.kind.store(kind_code(kind), Ordering::SeqCst);
+        self.redactor.store(
+            redactor.map_or(std::ptr::null_mut(), |r| std::ptr::from_ref(r).cast_mut()),
+            Ordering::SeqCst,
+        );
         self.ptr.store(buffer.as_ptr().cast_mut(), Ordering::SeqCst);
     }
 
@@ -52,9 +73,17 @@ impl PendingLines {
         self.len.store(len, Ordering::Release);
     }
 
+    /// The first `len` bytes have passed the guards (scrubbed where needed).
+    #[inline]
+    pub(crate) fn set_checked(&self, len: usize) {
+        self.checked.store(len, Ordering::Release);
+    }
+
     /// Withdraws the buffer. Called holding the output lock.
     pub(crate) fn withdraw(&self) {
         self.len.store(0, Ordering::SeqCst);
+        self.checked.store(0, Ordering::SeqCst);
+        self.redactor.store(std::ptr::null_mut(), Ordering::SeqCst);
         self.ptr.store(std::ptr::null_mut(), Ordering::SeqCst);
     }
 
@@ -74,6 +103,20 @@ impl PendingLines {
         // past them, and `Vec::as_ptr` promises such a pointer stays usable for reads while
         // the vector only appends within its capacity.
         let bytes = unsafe { std::slice::from_raw_parts(ptr.cast_const(), len) };
+        let checked = self.checked.load(Ordering::Acquire).min(len);
+        let redactor = self.redactor.load(Ordering::SeqCst);
+        // SAFETY: a non-null redactor was published with the buffer from a live reference that
+        // outlives the publication (withdrawn under the output lock, which our caller holds),
+        // and it is only read while published.
+        let bytes = match unsafe { redactor.cast_const().as_ref() } {
+            Some(redactor) if checked < len && redactor.may_change(&bytes[checked..]) => {
+                &bytes[..checked]
+            }
+            _ => bytes,
+        };
+        if bytes.len() <= 1 {
+            return None;
+        }
         Some((bytes, kind_of(self.kind.load(Ordering::SeqCst))))
     }
 }
