@@ -310,15 +310,19 @@ impl Redactor {
     }
 
     /// Whether a secret value occurs in `bytes`.
+    #[inline]
     fn holds_value(&self, bytes: &[u8]) -> bool {
-        self.values
-            .iter()
-            .any(|v| !v.is_empty() && memchr::memmem::find(bytes, v.as_bytes()).is_some())
+        !self.values.is_empty()
+            && self
+                .values
+                .iter()
+                .any(|v| !v.is_empty() && memchr::memmem::find(bytes, v.as_bytes()).is_some())
     }
 
     /// Whether [`Redactor::output`] may change `bytes`: a secret value occurs in them, or
     /// (masking) a run of characters long enough to be a token. `false` for almost all output,
     /// from one look at the bytes; and `false` for many whole lines means `false` for each.
+    #[inline]
     pub(crate) fn may_change(&self, bytes: &[u8]) -> bool {
         self.holds_value(bytes) || (self.mask_tokens && crate::entropy::may_hold_token(bytes))
     }

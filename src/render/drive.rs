@@ -249,7 +249,11 @@ fn truncated(
 /// Hands the whole lines of `lines` (after its spare first byte; maybe none) to the profile
 /// and empties it back to the spare byte; the published batch is marked handed under the same
 /// lock, so a signal writes its lines once.
-pub(super) fn hand_over(shared: &Shared, kind: StreamKind, lines: &mut Vec<u8>) -> Result<(), Stop> {
+pub(super) fn hand_over(
+    shared: &Shared,
+    kind: StreamKind,
+    lines: &mut Vec<u8>,
+) -> Result<(), Stop> {
     let mut output = shared.lock();
     let output = &mut *output;
     shared.pending.set_whole(0);
