@@ -174,7 +174,9 @@ fn line_by_line(
     let mut line = Vec::with_capacity(1024);
     // One catch around the whole loop rather than one per item (a panic ends the stream either
     // way): the hot path is the producer, the lock and the profile, nothing more.
-    let caught = panics::catch(|| -> Result<(), Stop> {
+    // Whether the stream goes on in batches (`Ok(true)`): a fast stream of plain lines, once
+    // the flusher runs, hands its lines over through it (see `render::pending`).
+    let caught = panics::catch(|| -> Result<bool, Stop> {
         loop {
             if let Some(error) = shared.stop_requested() {
                 return Err(Stop::Failed(error));
@@ -182,7 +184,7 @@ fn line_by_line(
             line.clear();
             line.push(SPARE);
             match (stream.next)(encoding, &mut line) {
-                None => return Ok(()),
+                None => return Ok(false),
                 Some(Err(error)) => return Err(Stop::Failed(error)),
                 Some(Ok(())) => {}
             }
@@ -191,7 +193,7 @@ fn line_by_line(
                 line.push(b'\n');
             }
             if !cap.admit(line.len() - 1) {
-                return Ok(());
+                return Ok(false);
             }
             let mut output = shared.lock();
             let output = &mut *output;
@@ -209,11 +211,19 @@ fn line_by_line(
                 flusher = Flusher::start(shared.clone());
                 // Without the thread, the sink keeps its clock rule for every line.
                 output.sinks.stdout.set_ticking(flusher.is_some());
+                if plain && flusher.is_some() {
+                    return Ok(true);
+                }
             }
         }
     });
+    let result = match caught.unwrap_or_else(|error| Err(Stop::Failed(error))) {
+        Ok(true) => batched(shared, stream, encoding, cap),
+        Ok(false) => Ok(()),
+        Err(stop) => Err(stop),
+    };
     drop(flusher);
-    caught.unwrap_or_else(|error| Err(Stop::Failed(error)))
+    result
 }
 
 /// A warning about the output, where the profile shows warnings.
@@ -256,10 +266,14 @@ pub(super) fn hand_over(
 ) -> Result<(), Stop> {
     let mut output = shared.lock();
     let output = &mut *output;
-    shared.pending.set_whole(0);
-    shared.pending.set_checked(0);
-    let handed = match lines.len() > 1 {
-        true => output.profile.stream_lines(&mut output.sinks, kind, lines),
+    // The lines the flusher has not handed yet (all of them but in a fast stream to a pipe),
+    // from the byte before them, the spare byte of what is given.
+    let from = shared.pending.handed(lines.len());
+    shared.pending.reset();
+    let handed = match lines.len() > from {
+        true => output
+            .profile
+            .stream_lines(&mut output.sinks, kind, &mut lines[from - 1..]),
         false => Ok(()),
     };
     // The profile may have used the spare byte, and rewritten the lines in place.
@@ -285,7 +299,14 @@ impl Flusher {
                 if output.is_finished() {
                     break;
                 }
-                // A closed pipe is noticed by the render loop at its next line.
+                // The lines a batched stream made since the last tick (`render::pending`).
+                if let Some((mut lines, kind)) = shared.pending.take() {
+                    let output = &mut *output;
+                    let _ = output
+                        .profile
+                        .stream_lines(&mut output.sinks, kind, &mut lines);
+                }
+                // A closed pipe is noticed by the render loop at its next hand-over.
                 let _ = output.sinks.stdout.flush_pending();
             }
         };

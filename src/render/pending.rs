@@ -14,6 +14,11 @@
 //! else it gives the checked lines before them. A secret never reaches stdout unscrubbed.
 //! (Text addressed to an agent is only flagged, never changed, so it holds no line back.)
 //!
+//! A fast stream to a pipe is joined into batches too (`render::batched`): there the flusher
+//! thread hands the published lines to the profile on every tick ([`PendingLines::take`]), so
+//! a reader gets each line within the sink's latency even while the producer blocks, and
+//! marks them handed: the producer's hand-over and a signal write only the lines after them.
+//!
 //! The protocol that keeps [`PendingLines::lines`] sound:
 //! - the buffer is published with a capacity it never grows past while published (items are
 //!   copied in only when they fit), so its address stays valid and its first `len` bytes are
@@ -24,7 +29,7 @@
 //! - the buffer is withdrawn ([`PendingLines::withdraw`]) under the output lock, before it is
 //!   cleared, reused or freed, and [`PendingLines::lines`] is only read under that lock.
 
-use std::sync::atomic::{AtomicPtr, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicUsize, Ordering};
 
 use crate::redact::Redactor;
 use crate::reply::StreamKind;
@@ -39,6 +44,12 @@ pub(crate) struct PendingLines {
     checked: AtomicUsize,
     /// The call's redactor, when it has secrets to scrub or tokens to mask (else null).
     redactor: AtomicPtr<Redactor>,
+    /// How many of the first bytes the flusher has handed to the profile (0: none; the spare
+    /// byte is never a line's).
+    handed: AtomicUsize,
+    /// The flusher found lines it could not hand over unchecked: the producer checks its lines
+    /// at its next item.
+    wanted: AtomicBool,
 }
 
 impl PendingLines {
@@ -49,6 +60,8 @@ impl PendingLines {
             kind: AtomicU8::new(0),
             checked: AtomicUsize::new(0),
             redactor: AtomicPtr::new(std::ptr::null_mut()),
+            handed: AtomicUsize::new(0),
+            wanted: AtomicBool::new(false),
         }
     }
 
@@ -59,6 +72,7 @@ impl PendingLines {
     pub(crate) fn publish(&self, buffer: &[u8], kind: StreamKind, redactor: Option<&Redactor>) {
         self.len.store(0, Ordering::SeqCst);
         self.checked.store(0, Ordering::SeqCst);
+        self.handed.store(0, Ordering::SeqCst);
         self.kind.store(kind_code(kind), Ordering::SeqCst);
         self.redactor.store(
             redactor.map_or(std::ptr::null_mut(), |r| std::ptr::from_ref(r).cast_mut()),
@@ -79,16 +93,45 @@ impl PendingLines {
         self.checked.store(len, Ordering::Release);
     }
 
+    /// Where the lines not yet handed over start (after the spare byte and the lines the
+    /// flusher handed), at most `len`. Called holding the output lock.
+    pub(crate) fn handed(&self, len: usize) -> usize {
+        self.handed.load(Ordering::SeqCst).clamp(1, len.max(1))
+    }
+
+    /// The whole batch was handed over (the producer's hand-over, under the output lock).
+    pub(crate) fn reset(&self) {
+        self.len.store(0, Ordering::SeqCst);
+        self.checked.store(0, Ordering::SeqCst);
+        self.handed.store(0, Ordering::SeqCst);
+    }
+
+    /// Whether the flusher asked for the lines to be checked (and forgets it).
+    #[inline]
+    pub(crate) fn wanted(&self) -> bool {
+        self.wanted.load(Ordering::Relaxed) && self.wanted.swap(false, Ordering::Relaxed)
+    }
+
+    /// The flusher's tick: the lines [`PendingLines::lines`] gives, copied (the profile may
+    /// rewrite what it is given), and marked handed. Called holding the output lock.
+    pub(crate) fn take(&self) -> Option<(Vec<u8>, StreamKind)> {
+        let (lines, kind) = self.lines()?;
+        let from = self.handed(self.len.load(Ordering::Acquire));
+        self.handed.store(from - 1 + lines.len(), Ordering::SeqCst);
+        Some((lines.to_vec(), kind))
+    }
+
     /// Withdraws the buffer. Called holding the output lock.
     pub(crate) fn withdraw(&self) {
         self.len.store(0, Ordering::SeqCst);
         self.checked.store(0, Ordering::SeqCst);
+        self.handed.store(0, Ordering::SeqCst);
         self.redactor.store(std::ptr::null_mut(), Ordering::SeqCst);
         self.ptr.store(std::ptr::null_mut(), Ordering::SeqCst);
     }
 
-    /// The published batch, as `stream_lines` takes it (a spare first byte, then whole
-    /// lines), and its stream's kind, when it holds any line. Called holding the output lock
+    /// The published lines not yet handed over, as `stream_lines` takes them (a spare first
+    /// byte, then whole lines), and the stream's kind, when there is any line. Called holding the output lock
     /// (the signal handler holds it through `try_lock`). Async-signal-safe: atomic loads.
     pub(crate) fn lines(&self) -> Option<(&[u8], StreamKind)> {
         let ptr = self.ptr.load(Ordering::SeqCst);
@@ -103,21 +146,26 @@ impl PendingLines {
         // past them, and `Vec::as_ptr` promises such a pointer stays usable for reads while
         // the vector only appends within its capacity.
         let bytes = unsafe { std::slice::from_raw_parts(ptr.cast_const(), len) };
-        let checked = self.checked.load(Ordering::Acquire).min(len);
+        let from = self.handed(len);
+        let checked = self.checked.load(Ordering::Acquire).clamp(from, len);
         let redactor = self.redactor.load(Ordering::SeqCst);
         // SAFETY: a non-null redactor was published with the buffer from a live reference that
         // outlives the publication (withdrawn under the output lock, which our caller holds),
         // and it is only read while published.
-        let bytes = match unsafe { redactor.cast_const().as_ref() } {
+        let end = match unsafe { redactor.cast_const().as_ref() } {
             Some(redactor) if checked < len && redactor.may_change(&bytes[checked..]) => {
-                &bytes[..checked]
+                self.wanted.store(true, Ordering::Relaxed);
+                checked
             }
-            _ => bytes,
+            _ => len,
         };
-        if bytes.len() <= 1 {
+        // From the byte before the first line not handed (the spare byte, or the newline of
+        // a handed line): the spare byte of what is given.
+        let lines = &bytes[from - 1..end];
+        if lines.len() <= 1 {
             return None;
         }
-        Some((bytes, kind_of(self.kind.load(Ordering::SeqCst))))
+        Some((lines, kind_of(self.kind.load(Ordering::SeqCst))))
     }
 }
 
