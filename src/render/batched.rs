@@ -69,8 +69,9 @@ pub(super) fn batched(
         _ => match lines.finish(&mut out, cap) {
             Ok(admitted) => {
                 // The cap refused an item made before the stream failed: item by item, the
-                // stream would have ended there, cut, without reaching the failure.
-                if !admitted {
+                // stream would have ended there, cut, without reaching the failure (a signal
+                // still ends the call as a signal).
+                if !admitted && shared.stop_requested().is_none() {
                     result = Ok(());
                 }
                 Ok(())
