@@ -567,8 +567,10 @@ impl App {
         argv: &[OsString],
     ) -> Outcome {
         let (path, leaf) = command_path::matched(matches);
-        if path == [crate::cleanup::WORD] && crate::cleanup::offered(&self.registry) {
-            return crate::cleanup::answer(shared, leaf);
+        if path == [crate::cleanup::WORD]
+            && let Some(cleanup) = self.rooms.cleanup(&self.registry)
+        {
+            return (cleanup.answer)(shared, leaf);
         }
         if let Some(jobs) = self.rooms.jobs
             && (jobs.asked)(&self.registry, &path)
@@ -592,7 +594,9 @@ impl App {
         // Whatever the handler starts ends with the call (failure mode 17): see `descendants`.
         crate::descendants::prepare();
         crate::descendants::adopt();
-        crate::kept_children::prepare(&self.registry.name);
+        if let Some(cleanup) = self.rooms.cleanup {
+            (cleanup.keep_record)(&self.registry.name);
+        }
         let ran = self.invoke(shared, matches, argv, |reply| {
             crate::stdout_capture::drain(shared);
             // `--output-id`: the ids alone, one per line, in every profile (failure mode 6).
@@ -665,8 +669,10 @@ impl App {
         // What the command declares of its time and output limits (failure modes 11 and 43).
         crate::command_limits::apply(shared, command);
         // The synthesised `rm` keeps PAS's own rule (a wildcard needs --force), checked on its route.
-        if let Selected::Declared(_) = selected {
-            builtins::guard::check(registry, command, leaf, shared.agent)?;
+        if let Selected::Declared(_) = selected
+            && let Some(guard) = self.rooms.guard
+        {
+            (guard.check)(registry, command, leaf, shared.agent)?;
         }
         if let Some(state) = &shared.robot
             && let Some(robot) = self.rooms.robot(registry)
@@ -691,9 +697,14 @@ impl App {
             crate::declared::harden(registry, command, leaf).map_err(Stop::Failed)?;
         }
         // What the spec declares (value constraints, requirements, credentials), before the handler.
-        crate::declared::check(registry, command, leaf).map_err(Stop::Failed)?;
+        if let Some(declared) = self.rooms.declared {
+            (declared.check)(registry, command, leaf).map_err(Stop::Failed)?;
+        }
         // Credentials granting more than the command's declared scopes are warned about (74).
-        crate::scope_check::warn(shared, registry, command);
+        let declared = self.rooms.declared;
+        if let Some(declared) = declared {
+            (declared.warn_scopes)(shared, registry, command);
+        }
         // Zero interactivity: fail before the handler runs rather than wait on a terminal.
         if command.stdin == StdinMode::Required
             && shared.agent
@@ -738,8 +749,8 @@ impl App {
             },
         };
         // Stdin checked against the declared inputSchema, corrections warned (46, 67).
-        let body =
-            crate::input_file::for_call(shared, &selected, command, leaf).map_err(Stop::Failed)?;
+        let body = crate::input_file::for_call(shared, &selected, command, leaf, self.rooms.input)
+            .map_err(Stop::Failed)?;
         let args = args_of(matches, leaf);
         let dry_run = builtins::guard::dry_run(command, leaf);
         let context = Context::new(shared.clone(), selected.clone())
@@ -763,7 +774,10 @@ impl App {
             return finish(reply);
         }
         // One call at a time, when the command declares a lock (15, 58): held until the end.
-        let _held = crate::declared_lock::take(command, &context).map_err(Stop::Failed)?;
+        let _held = match self.rooms.locks {
+            Some(locks) => (locks.take)(command, &context).map_err(Stop::Failed)?,
+            None => None,
+        };
         // `--idempotency-key`: a repeat replays the first success instead of running (12).
         let stdin = body.as_ref().map(|b| &b.bytes[..]);
         let keys = self.rooms.keys;
@@ -787,9 +801,12 @@ impl App {
         let ran = panics::catch(|| -> Result<T, Stop> {
             // The tool's own commands answer the tool's own codes (verbs answer the runtime's).
             let reply = handler(&args, &context).map_err(|error| match selected {
-                Selected::Declared(_) => {
-                    undeclared::check(registry, crate::declared::decorate_error(registry, error))
-                }
+                Selected::Declared(_) => match declared {
+                    Some(declared) => {
+                        undeclared::check(registry, (declared.decorate_error)(registry, error))
+                    }
+                    None => undeclared::check(registry, error),
+                },
                 Selected::Verb(_) => error,
             });
             // A job's detached run records its outcome in the job's manifest.
@@ -797,7 +814,10 @@ impl App {
                 (crate::jobs::Call::Run(id), Some(jobs)) => (jobs.finish_run)(registry, id, reply),
                 _ => reply,
             }?;
-            let reply = crate::declared::separate_untrusted(command, reply);
+            let reply = match declared {
+                Some(declared) => (declared.separate_untrusted)(command, reply),
+                None => reply,
+            };
             let reply = match (&keyed, keys) {
                 (Some(keyed), Some(keys)) => {
                     let (reply, warning) =
@@ -860,7 +880,15 @@ impl App {
         }
         let args = args_of(matches, leaf);
         let ran = panics::catch(|| -> Result<(), Stop> {
-            let reply = builtins::run(builtin, &self.registry, &self.health_checks, &args, config)?;
+            let declared = self.rooms.declared;
+            let reply = builtins::run(
+                builtin,
+                &self.registry,
+                &self.health_checks,
+                &args,
+                config,
+                declared,
+            )?;
             render::drive::reply(shared, reply)
         });
         match ran {
@@ -964,7 +992,10 @@ fn full_command(
         Some(keys) => (keys.augment)(command, registry, verbs),
         None => command,
     };
-    let command = crate::cleanup::augment(command, registry);
+    let command = match rooms.cleanup {
+        Some(cleanup) => (cleanup.augment)(command, registry),
+        None => command,
+    };
     let command = match rooms.jobs {
         Some(jobs) => (jobs.augment)(command, registry),
         None => command,

@@ -64,9 +64,11 @@ pub(crate) fn for_call(
     selected: &Selected,
     command: &Command,
     leaf: &clap::ArgMatches,
+    input: Option<&crate::rooms::InputRoom>,
 ) -> Result<Option<Body>, Error> {
+    let check = input.map(|input| input.check);
     let Some(path) = given(leaf).filter(|_| shared.mcp.is_none()) else {
-        return crate::stdin_body::for_call(shared, selected, command);
+        return crate::stdin_body::for_call(shared, selected, command, check);
     };
     let bytes = crate::input::read_file(&path).map_err(|error| match error.code() {
         // A file that cannot be read is a wrong argument, not the tool's failure.
@@ -83,8 +85,9 @@ pub(crate) fn for_call(
         Selected::Declared(index) => shared.registry.commands[*index].input_schema.as_ref(),
         Selected::Verb(verb) => verb.input_schema.as_ref(),
     };
-    match schema {
-        Some(schema) => crate::stdin_body::check(&command.name, schema, bytes).map(Some),
+    // A binary built without input schema checks has no command that declares a schema.
+    match schema.zip(check) {
+        Some((schema, check)) => check(&command.name, schema, bytes).map(Some),
         None => Ok(Some(Body {
             bytes: bytes.into(),
             corrections: Vec::new(),

@@ -16,8 +16,13 @@ use serde::{Deserialize, Serialize};
 /// The file, under the tool's state directory.
 const FILE: &str = "children.json";
 
-/// The tool's name, set before a handler runs (where the record goes at the call's end).
-static TOOL: OnceLock<String> = OnceLock::new();
+/// The tool's name and the recorder, set before a handler runs (where the record goes at the
+/// call's end). Only [`prepare`] names the recorder, and only a tool that offers `cleanup`
+/// reaches `prepare` (`crate::rooms`), so no other binary links the record or its store.
+static TOOL: OnceLock<(String, Recorder)> = OnceLock::new();
+
+/// Records the kept children of the named tool's call (the tool, the command).
+type Recorder = fn(&str, Option<&str>);
 
 /// One recorded process.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -39,19 +44,26 @@ struct File {
 
 /// Remembers the tool's name for [`record`] (called before a handler runs).
 pub(crate) fn prepare(tool: &str) {
-    let _ = TOOL.set(tool.to_owned());
+    let _ = TOOL.set((tool.to_owned(), record_in));
 }
 
 /// At the call's end, when the command kept its children: records every live descendant of
-/// this process in the PID file (best effort: a failure to write never fails the call).
+/// this process in the PID file (best effort: a failure to write never fails the call). Does
+/// nothing unless [`prepare`] ran.
 pub(crate) fn record(command: Option<&str>) {
+    if let Some((tool, record_in)) = TOOL.get() {
+        record_in(tool, command);
+    }
+}
+
+/// [`record`] for the tool named `tool`.
+fn record_in(tool: &str, command: Option<&str>) {
     #[cfg(target_os = "linux")]
     {
         // A started job is not a kept child: `job cancel` ends it, not `cleanup`.
         if !crate::descendants::kept() || crate::jobs::run::started() {
             return;
         }
-        let Some(tool) = TOOL.get() else { return };
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
@@ -83,7 +95,7 @@ pub(crate) fn record(command: Option<&str>) {
         let _ = save(tool, &all);
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = command;
+    let _ = (tool, command);
 }
 
 /// The recorded processes (gone ones included), or none when nothing was recorded.

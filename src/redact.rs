@@ -90,10 +90,7 @@ impl Redactor {
             .global_flags
             .iter()
             .chain(registry.commands.iter().flat_map(|c| &c.parameters));
-        for param in params {
-            if param.kind == ParamKind::Flag {
-                redactor.known_longs.push(format!("--{}", param.name));
-            }
+        for param in params.clone() {
             if !param.secret {
                 continue;
             }
@@ -107,7 +104,15 @@ impl Redactor {
                 redactor.add(value.to_string_lossy().into_owned(), || format!("${env}"));
             }
         }
-        redactor.known_longs.extend(runtime_longs(registry));
+        // The known flags only tell a misspelt secret flag from another flag: a tool without a
+        // secret flag never asks (`secret_flag`), and pays nothing for them at start-up.
+        if !redactor.longs.is_empty() {
+            redactor.known_longs = params
+                .filter(|param| param.kind == ParamKind::Flag)
+                .map(|param| format!("--{}", param.name))
+                .chain(runtime_longs(registry))
+                .collect();
+        }
         redactor
     }
 
@@ -594,6 +599,26 @@ mod tests {
             r.argv(&argv),
             ["t", "get", "--cwd", "/tmp/work", "--cwdz", REDACTED]
         );
+    }
+
+    /// The known flags only tell a misspelt secret flag from another one: a tool without a
+    /// secret flag does not collect them at start-up.
+    #[test]
+    fn a_tool_without_secret_flags_collects_no_known_flags() {
+        let registry: Registry = serde_json::from_value(serde_json::json!({
+            "specVersion": 1, "name": "t", "version": "1.0.0", "summary": "A test tool.",
+            "commands": [{
+                "name": "get", "description": "Gets one.",
+                "parameters": [{"name": "cwds", "type": "string", "description": "Not secret."}],
+                "output": "object"
+            }]
+        }))
+        .expect("the test registry");
+        let mut r = Redactor::new(&registry);
+        assert!(r.known_longs.is_empty() && r.longs.is_empty());
+        let argv = os(&["t", "get", "--cwdz", "hunter22"]);
+        r.scan_argv(&argv);
+        assert_eq!(r.argv(&argv), ["t", "get", "--cwdz", "hunter22"]);
     }
 
     #[test]

@@ -1,6 +1,8 @@
-//! The profiles beyond `pas`, and async jobs, each reached only through its table here, so that
-//! a tool whose profile (and whether it has job commands) is known when it is compiled links
-//! only what it uses (issue 15: a tool pays on disk only for what it uses).
+//! The profiles beyond `pas`, async jobs, idempotency keys and the runtime parts only some
+//! declarations need (value checks, input schemas, `cleanup` and kept children, locks, the
+//! confirm guard), each
+//! reached only through its table here, so that a tool whose declarations are known when it is
+//! compiled links only what it uses (issue 15: a tool pays on disk only for what it uses).
 //!
 //! Everything the runtime calls of the robot profile (its profile, flags, built-ins, sessions
 //! and the preparation of a call) and of the compose profile (its profile, with TOON) goes
@@ -115,6 +117,85 @@ static KEYS: KeysRoom = KeysRoom {
     record: crate::idempotency::Keyed::record,
 };
 
+/// Checks what a command declares of its values, requirements and credentials before its
+/// handler (`crate::declared::check`: `minimum`..`pattern`, `requires`, `conflicts`, `needs`,
+/// `auth`), lists the requirements and credentials in `doctor`, and applies the declared
+/// `scopes`, re-login hint and `untrusted` fields: the only way the runtime reaches a
+/// parameter's `pattern` (regex-lite) and a requirement's version range (semver).
+pub(crate) struct DeclaredRoom {
+    /// Every declared check of one call (registry, command, its matches).
+    pub(crate) check: fn(&Registry, &Command, &clap::ArgMatches) -> Result<(), Error>,
+    /// `doctor`'s entries for the declared requirements and credentials.
+    pub(crate) health: crate::declared::HealthEntries,
+    /// Warns when the credentials grant more than the command's declared scopes (74).
+    pub(crate) warn_scopes: fn(&crate::ending::Shared, &Registry, &Command),
+    /// Adds the declared re-login hint to a handler's `CREDENTIALS_EXPIRED`.
+    pub(crate) decorate_error: fn(&Registry, Error) -> Error,
+    /// Moves the command's declared `untrusted` fields out of its data.
+    pub(crate) separate_untrusted: fn(&Command, Reply) -> Reply,
+}
+
+static DECLARED: DeclaredRoom = DeclaredRoom {
+    check: crate::declared::check,
+    health: crate::declared::health_entries,
+    warn_scopes: crate::scope_check::warn,
+    decorate_error: crate::declared::decorate_error,
+    separate_untrusted: crate::declared::separate_untrusted,
+};
+
+/// Checks a command's stdin (or `--input-file`) against its declared `inputSchema` (failure
+/// modes 46 and 67, `crate::stdin_body`): only a command that declares one reads it so.
+pub(crate) struct InputRoom {
+    /// Corrects and checks the bytes read (command name, schema, bytes).
+    pub(crate) check: crate::stdin_body::CheckBody,
+}
+
+static INPUT: InputRoom = InputRoom {
+    check: crate::stdin_body::check,
+};
+
+/// The `cleanup` word and the record of children kept on purpose (failure modes 17 and 30):
+/// only a tool that declares a `filesystem` or `background` side effect offers the word, and
+/// only its word lists the kept children, so only such a tool records them.
+pub(crate) struct CleanupRoom {
+    /// Whether the tool has the word (its registry declares such a side effect).
+    pub(crate) offered: fn(&Registry) -> bool,
+    /// Answers `cleanup`.
+    pub(crate) answer: fn(&Arc<crate::ending::Shared>, &clap::ArgMatches) -> crate::ending::Outcome,
+    /// Adds the `cleanup` word to the clap command when the tool has it.
+    pub(crate) augment: fn(clap::Command, &Registry) -> clap::Command,
+    /// Arms the record of kept children at the call's end (the tool's name).
+    pub(crate) keep_record: fn(&str),
+}
+
+static CLEANUP: CleanupRoom = CleanupRoom {
+    offered: crate::cleanup::offered,
+    answer: crate::cleanup::answer,
+    augment: crate::cleanup::augment,
+    keep_record: crate::kept_children::prepare,
+};
+
+/// Takes a command's declared `lock` for a call (failure modes 15 and 58, `crate::lock`).
+pub(crate) struct LocksRoom {
+    /// Takes the lock the command declares, if any, held until it is dropped.
+    pub(crate) take: fn(&Command, &crate::Context) -> Result<Option<crate::lock::Held>, Error>,
+}
+
+static LOCKS: LocksRoom = LocksRoom {
+    take: crate::declared_lock::take,
+};
+
+/// Stops a destructive (or, in robot, a `confirm`) command run without its confirm flag
+/// (`crate::builtins::guard`): only a tool with such a command needs it.
+pub(crate) struct GuardRoom {
+    /// The refusal, if the call must stop (registry, command, its matches, agent mode).
+    pub(crate) check: fn(&Registry, &Command, &clap::ArgMatches, bool) -> Result<(), Error>,
+}
+
+static GUARD: GuardRoom = GuardRoom {
+    check: crate::builtins::guard::check,
+};
+
 /// What the runtime calls of the compose profile.
 pub(crate) struct ComposeRoom {
     /// The call's profile; the flag says whether `--toon` was given.
@@ -150,6 +231,11 @@ pub(crate) struct Rooms {
     pub(crate) compose: Option<&'static ComposeRoom>,
     pub(crate) jobs: Option<&'static JobsRoom>,
     pub(crate) keys: Option<&'static KeysRoom>,
+    pub(crate) declared: Option<&'static DeclaredRoom>,
+    pub(crate) input: Option<&'static InputRoom>,
+    pub(crate) cleanup: Option<&'static CleanupRoom>,
+    pub(crate) locks: Option<&'static LocksRoom>,
+    pub(crate) guard: Option<&'static GuardRoom>,
 }
 
 impl Rooms {
@@ -159,6 +245,11 @@ impl Rooms {
         compose: Some(&COMPOSE),
         jobs: Some(&JOBS),
         keys: Some(&KEYS),
+        declared: Some(&DECLARED),
+        input: Some(&INPUT),
+        cleanup: Some(&CLEANUP),
+        locks: Some(&LOCKS),
+        guard: Some(&GUARD),
     };
 
     /// Only what `profile` needs (`None`: not known, so every profile). Meant to be evaluated
@@ -170,20 +261,17 @@ impl Rooms {
             Some(Profile::Pas) => Rooms {
                 robot: None,
                 compose: None,
-                jobs: Some(&JOBS),
-                keys: Some(&KEYS),
+                ..Rooms::ALL
             },
             Some(Profile::Compose) => Rooms {
                 robot: None,
                 compose: Some(&COMPOSE),
-                jobs: Some(&JOBS),
-                keys: Some(&KEYS),
+                ..Rooms::ALL
             },
             Some(Profile::Robot) => Rooms {
                 robot: Some(&ROBOT),
                 compose: None,
-                jobs: Some(&JOBS),
-                keys: Some(&KEYS),
+                ..Rooms::ALL
             },
         }
     }
@@ -204,6 +292,73 @@ impl Rooms {
             Some(false) => Rooms { keys: None, ..self },
             _ => self,
         }
+    }
+
+    /// The same rooms, without the declared checks when the tool is known to declare no value
+    /// constraint, requirement or credential (`Some(false)`: `AgentTool::DECLARES_CHECKS`).
+    /// Compile time only, as above.
+    pub(crate) const fn with_declared(self, declares_checks: Option<bool>) -> Rooms {
+        match declares_checks {
+            Some(false) => Rooms {
+                declared: None,
+                ..self
+            },
+            _ => self,
+        }
+    }
+
+    /// The same rooms, without the input schema check when no command is known to declare an
+    /// input schema (`Some(false)`: `AgentTool::CHECKS_INPUT`). Compile time only, as above.
+    pub(crate) const fn with_input(self, checks_input: Option<bool>) -> Rooms {
+        match checks_input {
+            Some(false) => Rooms {
+                input: None,
+                ..self
+            },
+            _ => self,
+        }
+    }
+
+    /// The same rooms, without `cleanup` and kept children when the tool is known to declare
+    /// no `filesystem` or `background` side effect (`Some(false)`: `AgentTool::OFFERS_CLEANUP`).
+    /// Compile time only, as above.
+    pub(crate) const fn with_cleanup(self, offers_cleanup: Option<bool>) -> Rooms {
+        match offers_cleanup {
+            Some(false) => Rooms {
+                cleanup: None,
+                ..self
+            },
+            _ => self,
+        }
+    }
+
+    /// The same rooms, without locks when no command is known to declare a `lock`
+    /// (`Some(false)`: `AgentTool::TAKES_LOCKS`). Compile time only, as above.
+    pub(crate) const fn with_locks(self, takes_locks: Option<bool>) -> Rooms {
+        match takes_locks {
+            Some(false) => Rooms {
+                locks: None,
+                ..self
+            },
+            _ => self,
+        }
+    }
+
+    /// The same rooms, without the confirm guard when no command is known to need confirming
+    /// (`Some(false)`: `AgentTool::CONFIRMS`). Compile time only, as above.
+    pub(crate) const fn with_guard(self, confirms: Option<bool>) -> Rooms {
+        match confirms {
+            Some(false) => Rooms {
+                guard: None,
+                ..self
+            },
+            _ => self,
+        }
+    }
+
+    /// Whether the tool has the `cleanup` word (only with the cleanup table).
+    pub(crate) fn cleanup(&self, registry: &Registry) -> Option<&'static CleanupRoom> {
+        self.cleanup.filter(|cleanup| (cleanup.offered)(registry))
     }
 
     /// The robot table, for a registry whose profile is robot.

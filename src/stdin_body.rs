@@ -51,13 +51,21 @@ impl Body {
     }
 }
 
+/// [`check`]'s signature: what `crate::rooms::InputRoom` holds.
+pub(crate) type CheckBody = fn(&str, &Value, Vec<u8>) -> Result<Body, Error>;
+
 /// [`prepare`] for the command a call selected: its input schema is the full registry's (a
 /// derive-built tool makes it on first use, and only a command that reads stdin asks).
 pub(crate) fn for_call(
     shared: &crate::ending::Shared,
     selected: &crate::context::Selected,
     command: &Command,
+    check: Option<CheckBody>,
 ) -> Result<Option<Body>, Error> {
+    // A binary built without input schema checks has no command that declares a schema.
+    let Some(check) = check else {
+        return Ok(None);
+    };
     if command.stdin == StdinMode::None {
         return Ok(None);
     }
@@ -67,7 +75,7 @@ pub(crate) fn for_call(
         }
         crate::context::Selected::Verb(verb) => verb.input_schema.as_ref(),
     };
-    prepare(command, schema, shared.agent, shared.mcp.is_some())
+    prepare(command, schema, shared.agent, shared.mcp.is_some(), check)
 }
 
 /// Reads and checks stdin for `command`, when it declares an input schema; `schema` is that
@@ -77,6 +85,7 @@ pub(crate) fn prepare(
     schema: Option<&Value>,
     agent: bool,
     mcp: bool,
+    check: CheckBody,
 ) -> Result<Option<Body>, Error> {
     let Some(schema) = schema else {
         return Ok(None);

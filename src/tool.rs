@@ -83,6 +83,40 @@ pub trait AgentTool {
     /// links them.
     #[doc(hidden)]
     const CHANGES_STATE: Option<bool> = None;
+
+    /// Whether the tool declares a value constraint (`minimum`..`pattern`, `requires`,
+    /// `conflicts`), a requirement a command `needs`, credentials (`auth`, `scopes`) or
+    /// `untrusted` output fields: only then does [`crate::App::from_tool`] link the declared
+    /// checks, their lines in `doctor` and `health` (with regex-lite for `pattern` and semver
+    /// for a requirement's version), the scope warning and the moving of untrusted fields. The
+    /// derive has no key for any of them, so it says `Some(false)` unless a nested type does
+    /// not know. `None` (a hand-written impl) links them.
+    #[doc(hidden)]
+    const DECLARES_CHECKS: Option<bool> = None;
+
+    /// Whether a command declares an input schema (`input = Type`, `input_schema = "..."`) or
+    /// the tool serves resources: only then does [`crate::App::from_tool`] link the check of
+    /// stdin (or `--input-file`) against it. `None` (a hand-written impl) links it.
+    #[doc(hidden)]
+    const CHECKS_INPUT: Option<bool> = None;
+
+    /// Whether a command declares a `filesystem` or `background` side effect, the only tools
+    /// that offer `cleanup` and record the children their commands keep: only then does
+    /// [`crate::App::from_tool`] link them. The derive has no side-effect key, so it says
+    /// `Some(false)` unless a nested type does not know. `None` (a hand-written impl) links them.
+    #[doc(hidden)]
+    const OFFERS_CLEANUP: Option<bool> = None;
+
+    /// Whether a command declares a `lock`: only then does [`crate::App::from_tool`] link the
+    /// named locks. `None` (a hand-written impl) links them.
+    #[doc(hidden)]
+    const TAKES_LOCKS: Option<bool> = None;
+
+    /// Whether a command needs confirming (`effect = "destructive"`, or robot's `confirm`):
+    /// only then does [`crate::App::from_tool`] link the guard that refuses it without its
+    /// confirm flag. `None` (a hand-written impl) links it.
+    #[doc(hidden)]
+    const CONFIRMS: Option<bool> = None;
 }
 
 /// What the derive's expansion names; not a stable API.

@@ -69,6 +69,13 @@ fn implementation(input: &Input) -> TokenStream {
     let tool = tool(&input.tool);
     let offers_jobs = offers_jobs(input);
     let changes_state = changes_state(input);
+    let checks_input = checks_input(input);
+    let takes_locks = takes_locks(input);
+    let confirms = confirms(input);
+    // No `#[agent(...)]` key declares value constraints, requirements, credentials or side
+    // effects: only a nested type that does not know says yes.
+    let declares_checks = any_command(input, &|_| false, quote!(DECLARES_CHECKS));
+    let offers_cleanup = any_command(input, &|_| false, quote!(OFFERS_CLEANUP));
     // The profile as a constant too, so `App::from_tool` links only that profile.
     let profile = match input.tool.profile.as_ref().map(LitStr::value).as_deref() {
         Some("compose") => quote!(Compose),
@@ -117,6 +124,21 @@ fn implementation(input: &Input) -> TokenStream {
             const CHANGES_STATE: ::core::option::Option<bool> =
                 ::core::option::Option::Some(#changes_state);
 
+            const DECLARES_CHECKS: ::core::option::Option<bool> =
+                ::core::option::Option::Some(#declares_checks);
+
+            const CHECKS_INPUT: ::core::option::Option<bool> =
+                ::core::option::Option::Some(#checks_input);
+
+            const OFFERS_CLEANUP: ::core::option::Option<bool> =
+                ::core::option::Option::Some(#offers_cleanup);
+
+            const TAKES_LOCKS: ::core::option::Option<bool> =
+                ::core::option::Option::Some(#takes_locks);
+
+            const CONFIRMS: ::core::option::Option<bool> =
+                ::core::option::Option::Some(#confirms);
+
             fn agent_tool() -> ::pas::tool::ToolMeta {
                 #tool
             }
@@ -150,6 +172,43 @@ fn changes_state(input: &Input) -> TokenStream {
         any = quote!(true);
     }
     any
+}
+
+/// Whether a command of the type, or of a type nested in it, declares an input schema
+/// (`input = Type` or `input_schema = "..."`), or the type serves resources (whose verbs have
+/// theirs): read by `App::from_tool` at compile time to link the input schema check only then.
+fn checks_input(input: &Input) -> TokenStream {
+    let declares =
+        |command: &CommandAttrs| command.input.is_some() || command.input_schema.is_some();
+    let mut any = any_command(input, &declares, quote!(CHECKS_INPUT));
+    if !input.tool.resources.is_empty() {
+        any = quote!(true);
+    }
+    any
+}
+
+/// Whether a command of the type, or of a type nested in it, declares a `lock`: read by
+/// `App::from_tool` at compile time to link the named locks only then.
+fn takes_locks(input: &Input) -> TokenStream {
+    any_command(
+        input,
+        &|command| command.lock.is_some(),
+        quote!(TAKES_LOCKS),
+    )
+}
+
+/// Whether a command of the type, or of a type nested in it, needs confirming (`effect =
+/// "destructive"`, or `confirm`): read by `App::from_tool` at compile time to link the confirm
+/// guard only then.
+fn confirms(input: &Input) -> TokenStream {
+    let needs = |command: &CommandAttrs| {
+        command.confirm == Some(true)
+            || command
+                .effect
+                .as_ref()
+                .is_some_and(|e| e.value() == "destructive")
+    };
+    any_command(input, &needs, quote!(CONFIRMS))
 }
 
 /// A const expression: whether `test` holds for a command of the type, or the nested types'

@@ -53,7 +53,7 @@ pub struct Builtin {
 }
 
 /// Every built-in constant, ordered by exit code then as documented.
-pub const BUILTINS: &[Builtin] = &[
+pub static BUILTINS: &[Builtin] = &[
     Builtin {
         name: GENERAL_ERROR,
         exit: 1,
@@ -150,7 +150,7 @@ pub const JOB_LOST: &str = "JOB_LOST";
 /// tool that has a job command (and only there: no other tool lists them). Numbers 74-78, in
 /// PAS 3.3's 64-78 range (sysexits: 75 is EX_TEMPFAIL, "try again later"), outside the tool's
 /// own 100-125 and the other built-ins, so each state has its own; 0 is a job that succeeded.
-pub const JOB_CODES: &[Builtin] = &[
+pub static JOB_CODES: &[Builtin] = &[
     Builtin {
         name: JOB_RUNNING,
         exit: 75,

@@ -27,7 +27,7 @@ pub const RUNTIME_VERSION: &str = "RUNTIME_VERSION";
 /// The constants the runtime raises only for tools that declare `auth` or `requirements`, with
 /// their meaning. Unlike the built-ins, a tool may declare them under `exitCodes` to give them an
 /// exit code of its own; otherwise they exit 2 (blocking in compose).
-pub const DECLARED_CODES: &[(&str, &str)] = &[
+pub static DECLARED_CODES: &[(&str, &str)] = &[
     (AUTH_REQUIRED, "No credentials were found"),
     (CREDENTIALS_EXPIRED, "The credentials have expired"),
     (REQUIREMENT_MISSING, "A declared requirement is missing"),

@@ -54,7 +54,11 @@ const ROBOT_ONLY: &[Profile] = &[Profile::Robot];
 
 /// Every built-in word, in the order agent help lists them. One list: later built-ins (`mcp`,
 /// `sessions`, `capabilities`) are one row each.
-pub const BUILTIN_WORDS: &[BuiltinWord] = &[
+///
+/// The tables of this module are `static`, not `const`: a `const` holding references is copied
+/// into every codegen unit that uses it, each copy's pointers a relocation the dynamic loader
+/// applies at every start of every tool (issue 15); a `static` is one copy.
+pub static BUILTIN_WORDS: &[BuiltinWord] = &[
     BuiltinWord {
         word: "tools",
         args: "[NAME]",
@@ -335,7 +339,7 @@ pub const SCHEMA_VERSION: RuntimeFlag = RuntimeFlag {
 /// machine-mode paragraph rather than a row each (PAS 4.2's 200 lines), agent help in one row,
 /// the catalog among its global flags. They are not `machine_output` flags: they exist in every
 /// profile, so no profile has to refuse them.
-pub const CALL_FLAGS: &[RuntimeFlag] = &[
+pub static CALL_FLAGS: &[RuntimeFlag] = &[
     OUTPUT_ID,
     STABLE_OUTPUT,
     CWD,
@@ -393,7 +397,7 @@ const PROSE_STYLE: RuntimeFlag = RuntimeFlag {
 };
 
 /// The `pas` profile (PAS levels 1 to 4).
-pub const PAS: Surface = Surface {
+pub static PAS: Surface = Surface {
     profile: Profile::Pas,
     machine_switch: Some("--agent"),
     flags: &[
@@ -426,7 +430,7 @@ pub const PAS: Surface = Surface {
 /// The `compose` profile: JSON envelopes always, so no `--agent` and no `--format`
 /// (presentation flags are an anti-pattern of the compose contract; `--toon` is its one
 /// alternate encoding).
-pub const COMPOSE: Surface = Surface {
+pub static COMPOSE: Surface = Surface {
     profile: Profile::Compose,
     machine_switch: None,
     flags: &[
@@ -459,7 +463,7 @@ pub const COMPOSE: Surface = Surface {
 /// (`--session`, `--resume`, the `sessions` built-in) and `capabilities`; and its confirmation:
 /// a destructive command, or one marked `confirm`, acts only with `--yes` (robot 6.4), refused
 /// with the spec's `confirmation` role code (see [`Surface::confirm_error_in`]).
-pub const ROBOT: Surface = Surface {
+pub static ROBOT: Surface = Surface {
     profile: Profile::Robot,
     machine_switch: Some("--agent"),
     flags: &[
@@ -716,7 +720,7 @@ mod tests {
     #[test]
     fn compose_has_no_agent_and_no_format() {
         assert!(!COMPOSE.has_flag("agent"));
-        const { assert!(!COMPOSE.list_format_flag) };
+        assert!(!COMPOSE.list_format_flag);
         assert!(COMPOSE.has_flag("toon"));
         assert!(PAS.has_flag("agent") && !PAS.has_flag("toon"));
     }
@@ -756,7 +760,7 @@ mod tests {
         // `--fields` is in every profile (CLI Agent Spec failure mode 4).
         assert!(PAS.has_flag("fields") && COMPOSE.has_flag("fields"));
         assert_eq!(ROBOT.flag("format").and_then(|f| f.value), Some("json|md"));
-        const { assert!(!ROBOT.list_format_flag && ROBOT.confirm_marked && ROBOT.session_flags) };
+        assert!(!ROBOT.list_format_flag && ROBOT.confirm_marked && ROBOT.session_flags);
         let words: Vec<&str> = ROBOT.builtin_words().map(|b| b.word).collect();
         assert!(words.contains(&"sessions") && words.contains(&"capabilities"));
         let pas: Vec<&str> = PAS.builtin_words().map(|b| b.word).collect();

@@ -25,6 +25,19 @@ impl Registry {
         commands.extend(verb_commands(self));
         commands
     }
+
+    /// [`Registry::all_commands`] without copying the declared commands when no resource adds
+    /// a verb (every tool without resources): what a face that only reads them wants, since
+    /// the copy is a visible share of a short call such as agent help.
+    pub fn all_commands_ref(&self) -> std::borrow::Cow<'_, [Command]> {
+        let verbs = verb_commands(self);
+        if verbs.is_empty() {
+            return std::borrow::Cow::Borrowed(&self.commands);
+        }
+        let mut commands = self.commands.clone();
+        commands.extend(verbs);
+        std::borrow::Cow::Owned(commands)
+    }
 }
 
 /// One command per verb that at least one resource offers, in [`Verb::ALL`] order.
@@ -725,6 +738,10 @@ mod tests {
         // A tool without resources offers exactly its declared commands.
         reg.resources.clear();
         assert_eq!(reg.all_commands(), reg.commands);
+        assert!(matches!(
+            reg.all_commands_ref(),
+            std::borrow::Cow::Borrowed(commands) if commands == reg.commands.as_slice()
+        ));
     }
 
     #[test]

@@ -85,10 +85,17 @@ struct Entry<'a> {
     fix: Option<String>,
 }
 
-pub(crate) fn run(registry: &pas_spec::Registry, checks: &[Registered], args: &Args) -> Reply {
+/// The report; `declared` lists the declared requirements and credentials (absent in a binary
+/// built for a tool known to declare none, `crate::rooms`).
+pub(crate) fn run(
+    registry: &pas_spec::Registry,
+    checks: &[Registered],
+    args: &Args,
+    declared: Option<crate::declared::HealthEntries>,
+) -> Reply {
     // The spec's requirements and credentials first: the runtime checks them for every tool
     // that declares them, without a check of its own.
-    let declared = crate::declared::health_entries(registry);
+    let declared = declared.map_or_else(Vec::new, |health| health(registry));
     let mut entries: Vec<Entry<'_>> = declared
         .into_iter()
         .map(|(name, ok, message, fix)| Entry {

@@ -165,12 +165,22 @@ pub(crate) fn run(
     checks: &[health::Registered],
     args: &Args,
     file: Option<&ConfigFile>,
+    declared: Option<&crate::rooms::DeclaredRoom>,
 ) -> Result<Reply, Error> {
     match builtin {
         Builtin::Tools => tools::run(registry, args),
-        Builtin::Health => Ok(health::run(registry, checks, args)),
+        Builtin::Health => Ok(health::run(
+            registry,
+            checks,
+            args,
+            declared.map(|declared| declared.health),
+        )),
         Builtin::ConfigShow => Ok(config::run(registry, args, file)),
-        Builtin::Doctor => Ok(crate::doctor::run(registry, file)),
+        Builtin::Doctor => Ok(crate::doctor::run(
+            registry,
+            file,
+            declared.map(|declared| declared.health),
+        )),
         Builtin::Changelog => Ok(crate::versions::changelog(registry)),
     }
 }

@@ -71,16 +71,42 @@ fn installed(program: &str) -> Option<semver::Version> {
 }
 
 /// The first `MAJOR.MINOR[.PATCH]` in a text, missing parts read as 0 (`git version 2.39.2`,
-/// `Python 3.12`, `v20.1.0`).
+/// `Python 3.12`, `v20.1.0`). Scanned by hand: `doctor` reaches this on every tool, and a
+/// regex engine here would be linked into all of them for one fixed shape.
 pub(crate) fn first_version(text: &str) -> Option<semver::Version> {
-    let re = regex_lite::Regex::new(r"(\d+)\.(\d+)(?:\.(\d+))?").ok()?;
-    let found = re.captures(text)?;
-    let part = |i: usize| {
-        found
-            .get(i)
-            .map_or(Some(0), |m| m.as_str().parse::<u64>().ok())
-    };
-    Some(semver::Version::new(part(1)?, part(2)?, part(3)?))
+    let bytes = text.as_bytes();
+    // Each run of digits, in order: a version starts at the first one followed by `.DIGIT`.
+    let mut at = 0;
+    while at < bytes.len() {
+        if !bytes[at].is_ascii_digit() {
+            at += 1;
+            continue;
+        }
+        let (major, after) = digits(text, at);
+        if bytes.get(after) == Some(&b'.') && bytes.get(after + 1).is_some_and(u8::is_ascii_digit) {
+            let (minor, after) = digits(text, after + 1);
+            let patch = match bytes.get(after) == Some(&b'.')
+                && bytes.get(after + 1).is_some_and(u8::is_ascii_digit)
+            {
+                true => digits(text, after + 1).0,
+                false => "0",
+            };
+            let part = |s: &str| s.parse::<u64>().ok();
+            return Some(semver::Version::new(
+                part(major)?,
+                part(minor)?,
+                part(patch)?,
+            ));
+        }
+        at = after;
+    }
+    None
+}
+
+/// The run of ASCII digits starting at `start`, and where it ends.
+fn digits(text: &str, start: usize) -> (&str, usize) {
+    let len = text[start..].bytes().take_while(u8::is_ascii_digit).count();
+    (&text[start..start + len], start + len)
 }
 
 #[cfg(test)]
@@ -94,5 +120,8 @@ mod tests {
         assert_eq!(v("Python 3.12").as_deref(), Some("3.12.0"));
         assert_eq!(v("v20.1.0 (node)").as_deref(), Some("20.1.0"));
         assert_eq!(v("no version here"), None);
+        assert_eq!(v("build 7, tool 1.2.3.4").as_deref(), Some("1.2.3"));
+        assert_eq!(v("1. then 2.5.").as_deref(), Some("2.5.0"));
+        assert_eq!(v("héllo 10.20"), Some("10.20.0".to_owned()));
     }
 }

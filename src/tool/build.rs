@@ -125,7 +125,7 @@ pub(crate) fn registry(
 ) -> (Registry, SchemaFill) {
     let walked = walk::walk(root, node, type_name);
     let summary = match root.get_about() {
-        Some(about) => about.to_string(),
+        Some(about) => params::plain_text(about),
         None => tool.package.description.to_owned(),
     };
     let description = long_description(root, &summary);
@@ -176,7 +176,7 @@ pub(crate) fn registry(
 /// clap's long about without its first paragraph, which is the summary: clap's derive makes the
 /// long about the whole doc comment.
 fn long_description(root: &clap::Command, summary: &str) -> Option<String> {
-    let long = root.get_long_about()?.to_string();
+    let long = params::plain_text(root.get_long_about()?);
     let rest = match long.split_once("\n\n") {
         Some((first, rest)) if first.trim_end_matches('.') == summary.trim_end_matches('.') => rest,
         _ => &long,
@@ -209,7 +209,7 @@ fn command(found: Found, tool_name: &str) -> Command {
     let path = (implied != path).then_some(path);
     let description = match meta.description {
         Some(description) => description,
-        None => cmd.get_about().map(ToString::to_string).unwrap_or_default(),
+        None => cmd.get_about().map(params::plain_text).unwrap_or_default(),
     };
     Command {
         name,
@@ -258,7 +258,7 @@ fn parameters(cmd: &clap::Command, fields: &[FieldSchema], meta: &CommandMeta) -
         .filter(|arg| !is_builtin(arg.get_long(), meta))
         .map(|arg| {
             let field = fields.iter().find(|f| f.id == arg.get_id().as_str());
-            let mut parameter = params::parameter(arg, field.and_then(|f| f.schema.as_ref()));
+            let mut parameter = params::parameter(arg, field.and_then(|f| f.schema));
             parameter.secret |= field.is_some_and(|f| f.secret);
             parameter.agent_hardening = field.and_then(|f| f.hardening);
             // clap's `conflicts_with` is the spec's `conflicts` (clap enforces it as well).

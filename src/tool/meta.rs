@@ -196,8 +196,9 @@ pub enum Role {
 pub struct FieldSchema {
     /// The clap arg id (the field's name).
     pub id: &'static str,
-    /// `schemars` schema of the field's type.
-    pub schema: Option<Value>,
+    /// `schemars` schema of the field's type, made only when the registry needs it (a field
+    /// whose type clap's value parser does not already say).
+    pub schema: Option<LazySchema>,
     /// `#[agent(secret)]`: a secret even without `hide_env_values` (a flag-only secret).
     pub secret: bool,
     /// `#[agent(hardening = false)]` or `#[agent(hardening)]`: the parameter's declared

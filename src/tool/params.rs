@@ -1,7 +1,8 @@
 //! A clap arg as a registry parameter, by introspection (as clap_mangen reads a `Command`):
 //! long, short, positional or variadic, required, defaults, env, possible values, help, and
-//! `hide_env_values` as the mark of a secret. The JSON type comes from the field's JSON Schema
-//! when the derive found one, else from the arg's value parser.
+//! `hide_env_values` as the mark of a secret. The JSON type comes from the arg's value parser when
+//! that is a std type, else from the field's JSON Schema when the derive found one, else it is a
+//! string.
 
 use std::any::TypeId;
 
@@ -10,6 +11,7 @@ use pas_spec::{ParamKind, ParamType, Parameter};
 use serde_json::Value;
 
 use super::json_type::{self, Shape};
+use super::meta::LazySchema;
 
 /// Whether an arg is part of the tool's contract: hidden args and clap's own help and version
 /// flags are not.
@@ -21,8 +23,9 @@ pub(crate) fn is_listed(arg: &Arg) -> bool {
         )
 }
 
-/// The parameter for `arg`, given the JSON Schema of its field's type.
-pub(crate) fn parameter(arg: &Arg, schema: Option<&Value>) -> Parameter {
+/// The parameter for `arg`, given the JSON Schema of its field's type (made only when clap's
+/// value parser does not already say the type, see [`known_parser_type`]).
+pub(crate) fn parameter(arg: &Arg, schema: Option<LazySchema>) -> Parameter {
     let id = arg.get_id().as_str();
     let positional = arg.is_positional();
     let name = match arg.get_long() {
@@ -42,8 +45,8 @@ pub(crate) fn parameter(arg: &Arg, schema: Option<&Value>) -> Parameter {
     } else if counter {
         ParamType::Integer
     } else {
-        schema
-            .and_then(|schema| element_type(schema, many))
+        known_parser_type(arg)
+            .or_else(|| schema.and_then(|schema| element_type(&schema.schema(), many)))
             .unwrap_or_else(|| parser_type(arg))
     };
     let kind = match (positional, many) {
@@ -75,7 +78,7 @@ pub(crate) fn parameter(arg: &Arg, schema: Option<&Value>) -> Parameter {
     let help = arg
         .get_help()
         .or(arg.get_long_help())
-        .map(ToString::to_string)
+        .map(plain_text)
         .unwrap_or_default();
     let rust_name = (id != name.replace('-', "_")).then(|| id.to_owned());
     Parameter {
@@ -119,6 +122,21 @@ pub(crate) fn parameter(arg: &Arg, schema: Option<&Value>) -> Parameter {
     }
 }
 
+/// clap's text without its styling, as its `Display` gives it. `Display` strips ANSI escapes
+/// byte by byte through a parser (a visible share of start-up for a tool's few texts); a text
+/// with no control character but whitespace has nothing to strip, so it is taken as it is.
+pub(crate) fn plain_text(styled: &clap::builder::StyledStr) -> String {
+    let raw = styled.ansi().to_string();
+    if raw
+        .bytes()
+        .all(|b| !b.is_ascii_control() || b.is_ascii_whitespace())
+    {
+        raw
+    } else {
+        styled.to_string()
+    }
+}
+
 /// The type of one value: of the field for single values, of its elements for many.
 fn element_type(schema: &Value, many: bool) -> Option<ParamType> {
     match json_type::shape(schema)? {
@@ -127,6 +145,25 @@ fn element_type(schema: &Value, many: bool) -> Option<ParamType> {
         // A single value whose Rust type is a collection: clap parses one text; call it a string.
         Shape::Array(_) => Some(ParamType::String),
     }
+}
+
+/// The type of each value when clap parses it into a std type whose JSON Schema could only say
+/// the same: integers, floats, `bool`, `String`, `PathBuf`, `OsString`. The derive's parser
+/// yields the field's type itself, or the `T` of `Option<T>`/`Vec<T>` (nested ones too), and
+/// schemars gives those wrappers the shape [`element_type`] reads `T`'s type from (or no shape,
+/// for `Vec<Vec<T>>`, whose fallback is this same type). So the field's schema (schemars, a
+/// visible share of a tool's start-up per field) is made only for other types.
+fn known_parser_type(arg: &Arg) -> Option<ParamType> {
+    let id = arg.get_value_parser().type_id();
+    let strings = [
+        TypeId::of::<String>(),
+        TypeId::of::<std::path::PathBuf>(),
+        TypeId::of::<std::ffi::OsString>(),
+    ];
+    if strings.iter().any(|t| id == *t) {
+        return Some(ParamType::String);
+    }
+    Some(parser_type(arg)).filter(|ty| *ty != ParamType::String)
 }
 
 /// The type clap parses each value into, for field types without a JSON Schema.
@@ -184,4 +221,81 @@ fn typed(text: &str, ty: ParamType) -> Value {
         ParamType::String | ParamType::Array => None,
     };
     parsed.unwrap_or_else(|| Value::String(text.to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsString;
+    use std::path::PathBuf;
+
+    use clap::{Arg, ArgAction};
+    use pas_spec::ParamType;
+    use schemars::JsonSchema;
+
+    use super::{element_type, known_parser_type};
+    use crate::tool::probe::schema_of;
+
+    /// A field of type `Field` whose clap parser yields a std type (the derive's pairing: the
+    /// field itself, or the `T` of its `Option`/`Vec`): the type read from the parser alone is
+    /// the one the field's schema gives (or the schema gives none), so skipping the schema
+    /// changes no registry.
+    fn check<Field: JsonSchema>(arg: Arg, many: bool, expected: ParamType) {
+        let from_parser = known_parser_type(&arg);
+        assert_eq!(from_parser, Some(expected), "{arg:?}");
+        let from_schema = element_type(&schema_of::<Field>(), many);
+        assert!(
+            from_schema.is_none_or(|ty| ty == expected),
+            "{arg:?}: the schema says {from_schema:?}"
+        );
+    }
+
+    fn one(parser: impl Into<clap::builder::ValueParser>) -> Arg {
+        Arg::new("x").long("x").value_parser(parser.into())
+    }
+
+    fn many(parser: impl Into<clap::builder::ValueParser>) -> Arg {
+        one(parser).action(ArgAction::Append)
+    }
+
+    #[test]
+    fn the_parser_of_a_std_type_says_what_its_schema_says() {
+        check::<u32>(one(clap::value_parser!(u32)), false, ParamType::Integer);
+        check::<Option<i64>>(one(clap::value_parser!(i64)), false, ParamType::Integer);
+        check::<Vec<u8>>(many(clap::value_parser!(u8)), true, ParamType::Integer);
+        check::<Vec<Vec<u16>>>(many(clap::value_parser!(u16)), true, ParamType::Integer);
+        check::<f64>(one(clap::value_parser!(f64)), false, ParamType::Number);
+        check::<Option<f32>>(one(clap::value_parser!(f32)), false, ParamType::Number);
+        check::<bool>(one(clap::value_parser!(bool)), false, ParamType::Boolean);
+        check::<String>(one(clap::value_parser!(String)), false, ParamType::String);
+        check::<Option<Vec<String>>>(many(clap::value_parser!(String)), true, ParamType::String);
+        check::<PathBuf>(one(clap::value_parser!(PathBuf)), false, ParamType::String);
+        check::<Vec<PathBuf>>(many(clap::value_parser!(PathBuf)), true, ParamType::String);
+        check::<OsString>(one(clap::value_parser!(OsString)), false, ParamType::String);
+    }
+
+    /// Styled text keeps its words and loses its escapes, as clap's `Display` gives it.
+    #[test]
+    fn plain_text_is_what_display_gives() {
+        use clap::builder::StyledStr;
+        for text in [
+            "Count words.",
+            "Tabs\tand\nlines\r\x0cfeed",
+            "caf\u{e9} \u{85}",
+        ] {
+            let styled = StyledStr::from(text);
+            assert_eq!(super::plain_text(&styled), styled.to_string());
+        }
+        let styled = StyledStr::from("\x1b[1mbold\x1b[0m, a bell\x07, a tab\x0b, del\x7f");
+        assert_eq!(super::plain_text(&styled), styled.to_string());
+        assert_eq!(super::plain_text(&styled), "bold, a bell, a tab, del");
+    }
+
+    /// Any other type is left to its schema (a `char`, an enum, a newtype).
+    #[test]
+    fn other_types_ask_the_schema() {
+        let arg = Arg::new("x")
+            .long("x")
+            .value_parser(clap::value_parser!(char));
+        assert_eq!(known_parser_type(&arg), None);
+    }
 }

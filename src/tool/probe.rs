@@ -11,7 +11,7 @@ use schemars::generate::SchemaSettings;
 use serde_json::Value;
 
 use super::AgentTool;
-use super::meta::FieldSchema;
+use super::meta::{FieldSchema, LazySchema};
 
 /// A zero-sized stand-in for the type `T`.
 pub struct Probe<T: ?Sized>(PhantomData<T>);
@@ -31,24 +31,24 @@ impl<T: ?Sized> Default for Probe<T> {
 
 /// Chosen when `T: JsonSchema`.
 pub trait JsonSchemaOf {
-    /// `T`'s JSON Schema.
-    fn json_schema(&self) -> Option<Value>;
+    /// `T`'s JSON Schema, made when asked for.
+    fn json_schema(&self) -> Option<LazySchema>;
 }
 
 impl<T: JsonSchema + ?Sized> JsonSchemaOf for Probe<T> {
-    fn json_schema(&self) -> Option<Value> {
-        Some(schema_of::<T>())
+    fn json_schema(&self) -> Option<LazySchema> {
+        Some(LazySchema(schema_of::<T>))
     }
 }
 
 /// The fallback.
 pub trait NoJsonSchema {
     /// Nothing.
-    fn json_schema(&self) -> Option<Value>;
+    fn json_schema(&self) -> Option<LazySchema>;
 }
 
 impl<T: ?Sized> NoJsonSchema for &Probe<T> {
-    fn json_schema(&self) -> Option<Value> {
+    fn json_schema(&self) -> Option<LazySchema> {
         None
     }
 }

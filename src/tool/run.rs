@@ -44,11 +44,18 @@ impl App {
             .collect();
         let handler = Arc::new(handler);
         // Only the profile the derive named is linked in, jobs only for a tool with a job command
-        // and idempotency keys only for one that changes state (`crate::rooms`).
+        // and idempotency keys only for one that changes state; likewise the declared checks,
+        // input schema checks, `cleanup`, locks and the confirm guard only for a tool that
+        // declares them (`crate::rooms`).
         let rooms = const {
             crate::rooms::Rooms::for_profile(T::PROFILE)
                 .with_jobs(T::OFFERS_JOBS)
                 .with_keys(T::CHANGES_STATE)
+                .with_declared(T::DECLARES_CHECKS)
+                .with_input(T::CHECKS_INPUT)
+                .with_cleanup(T::OFFERS_CLEANUP)
+                .with_locks(T::TAKES_LOCKS)
+                .with_guard(T::CONFIRMS)
         };
         let mut app = App::with_command_in(registry, command, rooms);
         app.schemas = build::PendingSchemas::new(Some(schemas));

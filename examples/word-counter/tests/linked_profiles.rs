@@ -1,8 +1,10 @@
 //! A derive-built tool links only the profile it names (issue 15, `pas::rooms`): this `pas`
 //! profile tool's binary carries neither the robot profile (its profile, built-ins, sessions)
 //! nor the compose profile and its TOON encoder; having no `kind = "job"` command, not the
-//! async job runtime either, and, changing nothing, not idempotency keys. Read from the
-//! binary's symbol table with `nm`.
+//! async job runtime either, and, changing nothing, not idempotency keys; declaring no value
+//! constraint, requirement, credential, input schema, side effect or lock, none of the checks,
+//! words and stores those need (nor regex-lite); having nothing to confirm, not the guard.
+//! Read from the binary's symbol table with `nm`.
 
 use std::process::Command;
 
@@ -70,6 +72,72 @@ fn a_pas_profile_tool_links_neither_robot_nor_compose() {
         "ComposeProfile",
         "toon_format::",
     ] {
+        assert_absent(&symbols, absent);
+    }
+}
+
+#[test]
+fn a_tool_that_declares_no_checks_links_neither_them_nor_a_regex_engine() {
+    let symbols = symbols();
+    assert!(symbols.contains("word_counter::count"), "no symbols read");
+    for absent in [
+        "pas::declared::constraints::check",
+        "pas::declared::constraints::matches_pattern",
+        "pas::declared::requirements::",
+        "pas::declared::versions::",
+        "pas::declared::untrusted::",
+        "pas::declared::auth::",
+        "pas::scope_check::",
+        "pas::declared::auth::check",
+        "regex_lite::",
+    ] {
+        assert_absent(&symbols, absent);
+    }
+}
+
+#[test]
+fn a_tool_without_input_schemas_links_no_schema_check() {
+    let symbols = symbols();
+    assert!(symbols.contains("word_counter::count"), "no symbols read");
+    for absent in ["pas::schema_check", "pas::stdin_body::check"] {
+        assert_absent(&symbols, absent);
+    }
+}
+
+#[test]
+fn a_tool_without_side_effects_links_no_cleanup_nor_kept_children_store() {
+    let symbols = symbols();
+    assert!(symbols.contains("word_counter::count"), "no symbols read");
+    // (`kept_children::record` stays, reading a recorder that only `cleanup`'s table sets.)
+    for absent in [
+        "pas::cleanup::",
+        "pas::kept_children::record_in",
+        "pas::kept_children::load",
+        "pas::kept_children::save",
+    ] {
+        assert_absent(&symbols, absent);
+    }
+}
+
+#[test]
+fn a_tool_without_locks_links_no_lock() {
+    let symbols = symbols();
+    assert!(symbols.contains("word_counter::count"), "no symbols read");
+    // (The drop glue of an `Option<Held>` that is always `None` may stay: a few bytes.)
+    for absent in [
+        "pas::lock::Lock",
+        "pas::lock::acquire",
+        "pas::declared_lock::",
+    ] {
+        assert_absent(&symbols, absent);
+    }
+}
+
+#[test]
+fn a_tool_with_nothing_to_confirm_links_no_confirm_guard() {
+    let symbols = symbols();
+    assert!(symbols.contains("word_counter::count"), "no symbols read");
+    for absent in ["pas::builtins::guard::check", "pas::builtins::guard::quote"] {
         assert_absent(&symbols, absent);
     }
 }

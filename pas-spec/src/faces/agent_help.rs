@@ -18,7 +18,7 @@ use crate::{Command, Example, ParamKind, Parameter, Registry, StdinMode};
 /// when no command lives at or under that path.
 pub fn render(registry: &Registry, path: &[String]) -> Option<String> {
     // The level 3 and 4 verbs are commands like any other: they are documented with the rest.
-    let commands = registry.all_commands();
+    let commands = registry.all_commands_ref();
     if let Some(command) = commands.iter().find(|c| c.argv_path() == path) {
         return Some(render_command(registry, command));
     }
@@ -66,7 +66,7 @@ pub fn render_command(registry: &Registry, command: &Command) -> String {
         let _ = writeln!(out, "Rate limit: {limit}.");
     }
 
-    let commands = registry.all_commands();
+    let commands = registry.all_commands_ref();
     let children: Vec<&Command> = commands
         .iter()
         .filter(|c| c.argv_path().len() > path.len() && c.argv_path().starts_with(&path))

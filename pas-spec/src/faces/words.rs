@@ -440,7 +440,7 @@ pub(crate) fn exit_code_rows(registry: &Registry, only: Option<&[&str]>) -> Vec<
     // profile, documented wherever such a command exists (and it is not the registry's own).
     let confirm = surface.confirm_error_in(registry);
     let destructive = registry
-        .all_commands()
+        .all_commands_ref()
         .iter()
         .any(|c| surface.needs_confirm(c))
         && only.is_none_or(|names| names.contains(&confirm));
