@@ -5,15 +5,18 @@
 //! the lines made so far to the profile on every tick (`render::pending`), so each line still
 //! reaches it within the sink's latency.
 //!
-//! The guards (`super::cap`) run a span of lines at a time, not item by item: the items of the
-//! span are admitted by their length as made, and one scan over the span's bytes clears them
-//! all when no guard may act (the usual case: a few instructions per item instead of a few
-//! hundred). When the scan finds something, the span's items are taken again one by one
-//! exactly as the item-by-item loop takes them (scrubbed, inspected, admitted by their length
-//! once scrubbed), so the bytes written, the warning and the cut are the same either way.
-//! Every whole line is published for a signal as it is made (`render::pending`), with how far
-//! the guards have checked: a signal writes the unchecked lines only when the redactor would
-//! leave them as they are, so a secret never reaches stdout unscrubbed.
+//! The guards (`super::cap`) keep what reaches the reader the same as item by item, without
+//! their cost per item. What may change an item (a secret, a token) is tested on each item as
+//! it is made, the item-by-item loop's own test: an item that needs scrubbing is scrubbed and
+//! admitted by its scrubbed length before it joins the batch, so every line in the batch is
+//! final (what the item-by-item loop would write) from the moment it is published, and the
+//! output cap cuts at the same item, found when it is made. Only the check that flags without
+//! changing anything (text addressed to an agent) runs a span of lines at a time: one scan
+//! clears them all in the usual case; else the span's items are inspected one by one for the
+//! first one's warning (given at the end of the stream either way).
+//! Every whole line is published as it is made (`render::pending`), so a signal, or the
+//! flusher's tick for a reader, hands it over whatever the producer does next, blocking
+//! included.
 //!
 //! A failing or panicking stream still hands over every whole line it made (partial results).
 
@@ -26,7 +29,7 @@ use crate::ending::{Shared, Stop};
 use crate::panics;
 use crate::reply::{Encoding, Stream, StreamKind};
 
-/// The bytes of lines checked with one scan.
+/// The bytes of lines inspected with one scan.
 const CHECK_SPAN: usize = 8 * 1024;
 
 pub(super) fn batched(
@@ -39,7 +42,7 @@ pub(super) fn batched(
         shared,
         kind: stream.kind,
     };
-    let mut lines = Lines::new(&out, cap);
+    let mut lines = Lines::new(&out);
     // Each item is made in `line`, after a spare byte of its own.
     let mut line = Vec::with_capacity(1024);
     let caught = panics::catch(|| -> Result<(), Stop> {
@@ -57,27 +60,12 @@ pub(super) fn batched(
             if !lines.push(&mut out, cap, &mut line)? {
                 return Ok(());
             }
-            // The flusher holds lines back until they are checked (`render::pending`).
-            if shared.pending.wanted() && !lines.settle(&mut out, cap)? {
-                return Ok(());
-            }
         }
     });
-    let mut result = caught.unwrap_or_else(|error| Err(Stop::Failed(error)));
+    let result = caught.unwrap_or_else(|error| Err(Stop::Failed(error)));
     let handed = match result {
         Err(Stop::Closed) => Ok(()),
-        _ => match lines.finish(&mut out, cap) {
-            Ok(admitted) => {
-                // The cap refused an item made before the stream failed: item by item, the
-                // stream would have ended there, cut, without reaching the failure (a signal
-                // still ends the call as a signal).
-                if !admitted && shared.stop_requested().is_none() {
-                    result = Ok(());
-                }
-                Ok(())
-            }
-            Err(stop) => Err(stop),
-        },
+        _ => lines.finish(&mut out, cap),
     };
     {
         let _output = shared.lock();
@@ -99,9 +87,6 @@ trait Out {
     fn pending(&self) -> &PendingLines;
     /// The stream's kind.
     fn kind(&self) -> StreamKind;
-    /// Stops publishing the lines past `len` (before they are rewritten), so that no signal
-    /// reads them meanwhile.
-    fn unpublish_past(&self, len: usize);
 }
 
 /// The profile, under the output lock.
@@ -122,53 +107,42 @@ impl Out for ToProfile<'_> {
     fn kind(&self) -> StreamKind {
         self.kind
     }
-
-    fn unpublish_past(&self, len: usize) {
-        // Whoever writes the published lines on a signal holds the lock.
-        let _output = self.shared.lock();
-        self.shared.pending.set_whole(len);
-    }
 }
 
-/// The batch being joined, and the lines at its end whose guards have not run yet.
+/// The batch being joined, and the lines at its end not yet inspected for text addressed to
+/// an agent. Every line in the batch is scrubbed already (an item that may need it is taken
+/// exactly, as the item-by-item loop takes it, before it is published), so the batch's lines
+/// may be handed over, by the producer, the flusher or a signal, at any moment.
 struct Lines {
     /// The spare byte `stream_lines` may use for a separator, then whole lines only. Items are
     /// copied in only when they fit, so it never reallocates while published.
     batch: Vec<u8>,
-    /// Where the unchecked lines start in the batch.
+    /// Where the uninspected lines start in the batch.
     start: usize,
-    /// Where each unchecked item ends in the batch (after its newline).
+    /// Where each uninspected item ends in the batch (after its newline).
     ends: Vec<usize>,
-    /// What the cap had admitted before the unchecked lines.
-    before: (u64, u64),
-    /// Where [`Lines::settle`] takes unchecked items again, one by one.
-    scratch: Vec<u8>,
 }
 
 impl Lines {
-    fn new(out: &impl Out, cap: &Cap) -> Lines {
+    fn new(out: &impl Out) -> Lines {
         let mut batch = Vec::with_capacity(BATCH + 1024);
         batch.push(SPARE);
-        out.pending()
-            .publish(batch.as_slice(), out.kind(), cap.secrets.as_deref());
+        out.pending().publish(batch.as_slice(), out.kind());
         Lines {
             batch,
             start: 1,
             ends: Vec::new(),
-            before: cap.count(),
-            scratch: Vec::new(),
         }
     }
 
-    /// No line left unchecked: the next starts at the batch's end.
-    fn restart(&mut self, cap: &Cap) {
+    /// No line left uninspected: the next starts at the batch's end.
+    fn restart(&mut self) {
         self.start = self.batch.len();
         self.ends.clear();
-        self.before = cap.count();
     }
 
-    /// Takes the item in `line[1..]` (no newline yet). `false`: the cap refused an item (this
-    /// one or one before it): the stream ends there.
+    /// Takes the item in `line[1..]` (no newline yet). `false`: the cap refused it: the stream
+    /// ends there.
     fn push(
         &mut self,
         out: &mut impl Out,
@@ -178,83 +152,65 @@ impl Lines {
         // The item and its newline.
         let len = line.len();
         let batch = &mut self.batch;
-        if len < CHECK_SPAN && cap.fits(len) && batch.capacity() - batch.len() >= len {
-            // Admitted as made; its span's scan confirms it (or takes it again).
+        if len < CHECK_SPAN
+            && cap.fits(len)
+            && batch.capacity() - batch.len() >= len
+            && !cap.may_change(&line[1..])
+        {
+            // Nothing to scrub: its length is final, so it is admitted as made; its span's
+            // scan inspects it.
             cap.admit(len);
             line.push(b'\n');
             batch.extend_from_slice(&line[1..]);
             self.ends.push(batch.len());
             out.pending().set_whole(batch.len());
-            if batch.len() - self.start >= CHECK_SPAN && !self.settle(out, cap)? {
-                return Ok(false);
+            if batch.len() - self.start >= CHECK_SPAN {
+                self.inspect(cap);
             }
         } else {
-            // Past the cap, large, or not fitting: this item alone, after the lines before it.
-            if !self.settle(out, cap)? || !self.push_exact(out, cap, line)? {
+            // To scrub, past the cap, large, or not fitting: this item alone, exactly.
+            self.inspect(cap);
+            if !self.push_exact(out, cap, line)? {
                 return Ok(false);
             }
-            self.restart(cap);
+            self.restart();
         }
         if self.batch.len() > BATCH {
-            if !self.settle(out, cap)? {
-                return Ok(false);
-            }
+            self.inspect(cap);
             out.hand_over(&mut self.batch)?;
-            self.restart(cap);
+            self.restart();
         }
         Ok(true)
     }
 
-    /// The stream ended: the last lines checked and handed over. `false` as for `push`.
-    fn finish(&mut self, out: &mut impl Out, cap: &mut Cap) -> Result<bool, Stop> {
-        let admitted = self.settle(out, cap)?;
-        out.hand_over(&mut self.batch)?;
-        Ok(admitted)
+    /// The stream ended: the last lines inspected and handed over.
+    fn finish(&mut self, out: &mut impl Out, cap: &mut Cap) -> Result<(), Stop> {
+        self.inspect(cap);
+        out.hand_over(&mut self.batch)
     }
 
-    /// Runs the guards over the unchecked lines: one scan clears them all when no guard may
-    /// act; else each is taken again as the item-by-item loop takes it, the cap's count rewound
-    /// to before them. `false`: the cap refused one of them (the lines after it are dropped).
-    fn settle(&mut self, out: &mut impl Out, cap: &mut Cap) -> Result<bool, Stop> {
+    /// Inspects the uninspected lines for text addressed to an agent: one scan clears them all
+    /// when none holds any; else each is inspected as the item-by-item loop inspects it, for
+    /// the first item's warning. Nothing is written, and nothing changes (the lines are
+    /// scrubbed and admitted already).
+    fn inspect(&mut self, cap: &mut Cap) {
         if self.ends.is_empty() {
-            return Ok(true);
+            return;
         }
-        let start = self.start;
-        if !cap.may_act(&self.batch[start..]) {
-            self.restart(cap);
-            out.pending().set_checked(self.batch.len());
-            return Ok(true);
-        }
-        // The rare path: the lines move out of the batch (which keeps its capacity and
-        // address) and come back one by one, scrubbed.
-        out.unpublish_past(start);
-        let made = self.batch.split_off(start);
-        let ends = std::mem::take(&mut self.ends);
-        cap.rewind(self.before);
-        let mut line = std::mem::take(&mut self.scratch);
-        let mut from = 0;
-        let mut admitted = true;
-        for end in &ends {
-            let end = end - start;
-            line.clear();
-            line.push(SPARE);
-            line.extend_from_slice(&made[from..end - 1]);
-            from = end;
-            if !self.push_exact(out, cap, &mut line)? {
-                admitted = false;
-                break;
+        if cap.may_flag(&self.batch[self.start..]) {
+            let mut from = self.start;
+            for &end in &self.ends {
+                cap.flag(&self.batch[from..end - 1]);
+                from = end;
             }
         }
-        self.scratch = line;
-        self.ends = ends;
-        self.restart(cap);
-        Ok(admitted)
+        self.restart();
     }
 
     /// One item (`line[1..]`, no newline yet) through the guards as the item-by-item loop
     /// takes it: scrubbed and inspected, admitted by its length, then appended to the batch
     /// (handed over first when it does not fit, or on its own when larger than a batch). Only
-    /// called with no unchecked line in the batch. `false`: the cap refused it.
+    /// called with no uninspected line in the batch. `false`: the cap refused it.
     fn push_exact(
         &mut self,
         out: &mut impl Out,
@@ -277,7 +233,6 @@ impl Lines {
         }
         batch.extend_from_slice(&line[1..]);
         out.pending().set_whole(batch.len());
-        out.pending().set_checked(batch.len());
         Ok(true)
     }
 }
@@ -313,10 +268,6 @@ mod tests {
         fn kind(&self) -> StreamKind {
             StreamKind::List
         }
-
-        fn unpublish_past(&self, len: usize) {
-            self.pending.set_whole(len);
-        }
     }
 
     /// The guards as a stream with secrets, masking and inspection on, capped at `limit`.
@@ -328,7 +279,7 @@ mod tests {
         redactor.add_secret("s3cr3t", "--pin");
         Cap {
             limit,
-            secrets: Some(Arc::new(redactor)),
+            secrets: Some(redactor),
             json: true,
             inspect: true,
             ..Cap::default()
@@ -375,25 +326,24 @@ mod tests {
             written: Vec::new(),
             pending: PendingLines::new(),
         };
-        let mut lines = Lines::new(&out, &cap);
+        let mut lines = Lines::new(&out);
         let mut line = Vec::new();
+        let mut pulled = 0u64;
         for (n, item) in items.iter().enumerate() {
             line.clear();
             line.push(SPARE);
             line.extend_from_slice(item.as_bytes());
+            pulled += 1;
             if !matches!(lines.push(&mut out, &mut cap, &mut line), Ok(true)) {
                 break;
             }
-            if out.pending.wanted() && !matches!(lines.settle(&mut out, &mut cap), Ok(true)) {
-                break;
-            }
-            if (n + 1) % tick == 0
-                && let Some((lines, _)) = out.pending.take()
-            {
-                out.written.extend_from_slice(&lines[1..]);
+            if (n + 1) % tick == 0 {
+                flusher_tick(&mut out);
             }
         }
         assert!(lines.finish(&mut out, &mut cap).is_ok());
+        // The handler is asked for no item past the one the cap refused.
+        assert_eq!(pulled, cap.items + u64::from(cap.cut));
         (
             String::from_utf8(out.written).unwrap(),
             cap.bytes,
@@ -401,6 +351,13 @@ mod tests {
             cap.cut,
             cap.suspected,
         )
+    }
+
+    /// What the flusher's tick (or a signal) hands over: the published lines, as they are.
+    fn flusher_tick(out: &mut Collect) {
+        if let Some((lines, _)) = out.pending.take() {
+            out.written.extend_from_slice(&lines[1..]);
+        }
     }
 
     fn plain(id: usize) -> String {
@@ -456,6 +413,59 @@ mod tests {
                 one_by_one(&items, Some(limit)),
                 "limit {limit}"
             );
+        }
+    }
+
+    /// A handler that makes `before` plain items, then one holding a token and a secret, and
+    /// then blocks: what a signal or the flusher's tick takes while it blocks.
+    fn blocked_after_a_secret(before: usize) -> (Lines, Collect, Cap) {
+        let mut cap = cap(None);
+        let mut out = Collect {
+            written: Vec::new(),
+            pending: PendingLines::new(),
+        };
+        let mut lines = Lines::new(&out);
+        let mut items: Vec<String> = (0..before).map(plain).collect();
+        items.push(format!(r#"{{"token":"{JWT}","pw":"hunter2-secret"}}"#));
+        for item in &items {
+            let mut line = vec![SPARE];
+            line.extend_from_slice(item.as_bytes());
+            assert!(matches!(
+                lines.push(&mut out, &mut cap, &mut line),
+                Ok(true)
+            ));
+        }
+        (lines, out, cap)
+    }
+
+    #[test]
+    fn a_line_to_scrub_made_before_the_handler_blocks_is_published_scrubbed() {
+        for before in [0, 1, 100, 2200] {
+            let (mut lines, mut out, mut cap) = blocked_after_a_secret(before);
+            // A signal now: every line made, the last one scrubbed.
+            let (published, _) = out.pending.lines().expect("lines are published");
+            let published = String::from_utf8(published[1..].to_vec()).unwrap();
+            let last = published.lines().last().unwrap().to_owned();
+            assert!(
+                last.contains("[JWT sub=user_123") && last.contains("[REDACTED]"),
+                "{last}"
+            );
+            assert!(!published.contains("hunter2-secret") && !published.contains("SflKxwRJ"));
+            // The flusher's tick hands them over while the handler blocks ...
+            flusher_tick(&mut out);
+            let ticked = String::from_utf8(out.written.clone()).unwrap();
+            assert!(
+                ticked.ends_with(&format!("{last}\n")),
+                "before {before}: {ticked}"
+            );
+            // ... and the producer does not write them again.
+            assert!(lines.finish(&mut out, &mut cap).is_ok());
+            assert_eq!(String::from_utf8(out.written).unwrap(), ticked);
+            let items: Vec<String> = (0..before)
+                .map(plain)
+                .chain([format!(r#"{{"token":"{JWT}","pw":"hunter2-secret"}}"#)])
+                .collect();
+            assert_eq!(ticked, one_by_one(&items, None).0, "before {before}");
         }
     }
 

@@ -2,11 +2,13 @@
 //! high-entropy tokens scrubbed (failure mode 59), text addressed to an agent flagged (25), and
 //! the output cap (43).
 //!
-//! Each pre-check is local to an item's bytes and never matches across a newline (a token is a
-//! run of token characters, a phrase holds no newline, a secret value found in an item is found
-//! in any text that holds the item), so one scan of many whole lines that finds nothing clears
-//! every item in them: [`Cap::may_act`] answers for a batch what the item-by-item checks would
-//! answer for each of its items. Only when it finds something does the batch go item by item.
+//! What may change an item's bytes (a secret, a token) is checked item by item as it is made
+//! ([`Cap::may_change`]), so no line is ever published unscrubbed (a reader or a signal may take
+//! it at any moment, see `render::pending`). What only flags (text addressed to an agent) is
+//! local to an item's bytes and never matches across a newline (a phrase holds no newline), so
+//! one scan of many whole lines that finds nothing clears every item in them:
+//! [`Cap::may_flag`] answers for a batch what the item-by-item check would answer for each of
+//! its items. Only when it finds something does the batch go item by item.
 
 /// The output cap of one stream: what was admitted so far, and whether an item was refused;
 /// and the secrets its items are scrubbed of.
@@ -16,8 +18,9 @@ pub(super) struct Cap {
     pub(super) bytes: u64,
     pub(super) items: u64,
     pub(super) cut: bool,
-    /// Shared, so the lines a signal writes can be checked with it (`render::pending`).
-    pub(super) secrets: Option<std::sync::Arc<crate::redact::Redactor>>,
+    /// The call's redactor, when it has secrets to scrub or tokens to mask (a copy: items are
+    /// made outside the output lock).
+    pub(super) secrets: Option<crate::redact::Redactor>,
     pub(super) json: bool,
     /// Whether items are checked for text addressed to an agent (failure mode 25), and the
     /// warning for the first item that holds some.
@@ -31,11 +34,22 @@ impl Cap {
     /// is and records no warning: one look at the bytes, whatever their number of items.
     #[inline]
     pub(super) fn may_act(&self, lines: &[u8]) -> bool {
-        if let Some(secrets) = &self.secrets
-            && secrets.may_change(lines)
-        {
-            return true;
-        }
+        self.may_change(lines) || self.may_flag(lines)
+    }
+
+    /// Whether scrubbing `item` may change its bytes (a secret value or a token in it). The
+    /// item-by-item loop's own test, so the answer is the same as there.
+    #[inline]
+    pub(super) fn may_change(&self, item: &[u8]) -> bool {
+        self.secrets
+            .as_ref()
+            .is_some_and(|secrets| secrets.may_change(item))
+    }
+
+    /// Whether inspecting `lines` (one or more whole items, newline-separated, each already
+    /// scrubbed) may record a warning. `false` means [`Cap::scrub`] records none for any of them.
+    #[inline]
+    pub(super) fn may_flag(&self, lines: &[u8]) -> bool {
         self.inspect && self.suspected.is_none() && crate::injection::suspect(lines).is_some()
     }
 
@@ -52,11 +66,18 @@ impl Cap {
             buf.truncate(from);
             buf.extend_from_slice(&clean);
         }
+        self.flag(&buf[from..]);
+    }
+
+    /// Records the warning when `item` (scrubbed) is the first to hold text addressed to an
+    /// agent.
+    #[inline]
+    pub(super) fn flag(&mut self, item: &[u8]) {
         if self.inspect
             && self.suspected.is_none()
-            && let Some(phrase) = crate::injection::suspect(&buf[from..])
+            && let Some(phrase) = crate::injection::suspect(item)
         {
-            let json = self.json.then_some(&buf[from..]);
+            let json = self.json.then_some(item);
             self.suspected = Some(crate::injection::warning(phrase, json));
         }
     }
@@ -82,15 +103,5 @@ impl Cap {
         self.bytes = after;
         self.items += 1;
         true
-    }
-
-    /// What was admitted so far (bytes, items), to rewind to with [`Cap::rewind`].
-    pub(super) fn count(&self) -> (u64, u64) {
-        (self.bytes, self.items)
-    }
-
-    /// Forgets the items admitted since `count` (they are admitted again, scrubbed).
-    pub(super) fn rewind(&mut self, count: (u64, u64)) {
-        (self.bytes, self.items) = count;
     }
 }

@@ -121,7 +121,7 @@ fn stream(shared: &Arc<Shared>, mut stream: Stream) -> Result<(), Stop> {
     {
         let output = shared.lock();
         if output.redactor.has_values() {
-            cap.secrets = Some(Arc::new(output.redactor.clone()));
+            cap.secrets = Some(output.redactor.clone());
             cap.json = encoding == Encoding::Json;
         }
     }

@@ -8,11 +8,10 @@
 //! handler, or `signals::end`) holds the output lock and writes the published lines before its
 //! report.
 //!
-//! The guards run a span of lines at a time (`render::batched`), so the last lines published
-//! may not have been checked yet: [`PendingLines::lines`] gives them only when the call's
-//! redactor would leave them as they are (one scan, no allocation: safe in a signal handler);
-//! else it gives the checked lines before them. A secret never reaches stdout unscrubbed.
-//! (Text addressed to an agent is only flagged, never changed, so it holds no line back.)
+//! Every published line is final: an item that needs scrubbing (a secret, a token) is scrubbed
+//! before it joins the batch (`render::batched`), so whatever takes the published lines (a
+//! signal, the flusher) writes exactly what the item-by-item loop would have written, and no
+//! secret reaches stdout unscrubbed.
 //!
 //! A fast stream to a pipe is joined into batches too (`render::batched`): there the flusher
 //! thread hands the published lines to the profile on every tick ([`PendingLines::take`]), so
@@ -23,15 +22,12 @@
 //! - the buffer is published with a capacity it never grows past while published (items are
 //!   copied in only when they fit), so its address stays valid and its first `len` bytes are
 //!   never written again: the producer only appends after them;
-//! - `len` is stored (Release) only after the bytes it covers are written, and lowered only
-//!   under the output lock (before the lines past it are rewritten, scrubbed);
-//! - the redactor published with the buffer outlives the publication and is not changed;
+//! - `len` is stored (Release) only after the bytes it covers are written;
 //! - the buffer is withdrawn ([`PendingLines::withdraw`]) under the output lock, before it is
 //!   cleared, reused or freed, and [`PendingLines::lines`] is only read under that lock.
 
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicU8, AtomicUsize, Ordering};
 
-use crate::redact::Redactor;
 use crate::reply::StreamKind;
 
 /// A published batch of whole lines (empty when none is).
@@ -40,16 +36,9 @@ pub(crate) struct PendingLines {
     len: AtomicUsize,
     /// The stream's kind, as `StreamKind as u8` (what the profile's `stream_lines` takes).
     kind: AtomicU8,
-    /// How many of the first `len` bytes the guards have checked (and scrubbed).
-    checked: AtomicUsize,
-    /// The call's redactor, when it has secrets to scrub or tokens to mask (else null).
-    redactor: AtomicPtr<Redactor>,
     /// How many of the first bytes the flusher has handed to the profile (0: none; the spare
     /// byte is never a line's).
     handed: AtomicUsize,
-    /// The flusher found lines it could not hand over unchecked: the producer checks its lines
-    /// at its next item.
-    wanted: AtomicBool,
 }
 
 impl PendingLines {
@@ -58,26 +47,17 @@ impl PendingLines {
             ptr: AtomicPtr::new(std::ptr::null_mut()),
             len: AtomicUsize::new(0),
             kind: AtomicU8::new(0),
-            checked: AtomicUsize::new(0),
-            redactor: AtomicPtr::new(std::ptr::null_mut()),
             handed: AtomicUsize::new(0),
-            wanted: AtomicBool::new(false),
         }
     }
 
     /// Publishes `buffer` (whole lines: none yet). The caller keeps to the module's protocol:
     /// the buffer never reallocates while published, and is withdrawn under the output lock
     /// before it is cleared or dropped.
-    /// `redactor` (the one the stream's items are scrubbed with) must outlive the publication.
-    pub(crate) fn publish(&self, buffer: &[u8], kind: StreamKind, redactor: Option<&Redactor>) {
+    pub(crate) fn publish(&self, buffer: &[u8], kind: StreamKind) {
         self.len.store(0, Ordering::SeqCst);
-        self.checked.store(0, Ordering::SeqCst);
         self.handed.store(0, Ordering::SeqCst);
         self.kind.store(kind_code(kind), Ordering::SeqCst);
-        self.redactor.store(
-            redactor.map_or(std::ptr::null_mut(), |r| std::ptr::from_ref(r).cast_mut()),
-            Ordering::SeqCst,
-        );
         self.ptr.store(buffer.as_ptr().cast_mut(), Ordering::SeqCst);
     }
 
@@ -85,12 +65,6 @@ impl PendingLines {
     #[inline]
     pub(crate) fn set_whole(&self, len: usize) {
         self.len.store(len, Ordering::Release);
-    }
-
-    /// The first `len` bytes have passed the guards (scrubbed where needed).
-    #[inline]
-    pub(crate) fn set_checked(&self, len: usize) {
-        self.checked.store(len, Ordering::Release);
     }
 
     /// Where the lines not yet handed over start (after the spare byte and the lines the
@@ -102,14 +76,7 @@ impl PendingLines {
     /// The whole batch was handed over (the producer's hand-over, under the output lock).
     pub(crate) fn reset(&self) {
         self.len.store(0, Ordering::SeqCst);
-        self.checked.store(0, Ordering::SeqCst);
         self.handed.store(0, Ordering::SeqCst);
-    }
-
-    /// Whether the flusher asked for the lines to be checked (and forgets it).
-    #[inline]
-    pub(crate) fn wanted(&self) -> bool {
-        self.wanted.load(Ordering::Relaxed) && self.wanted.swap(false, Ordering::Relaxed)
     }
 
     /// The flusher's tick: the lines [`PendingLines::lines`] gives, copied (the profile may
@@ -124,9 +91,7 @@ impl PendingLines {
     /// Withdraws the buffer. Called holding the output lock.
     pub(crate) fn withdraw(&self) {
         self.len.store(0, Ordering::SeqCst);
-        self.checked.store(0, Ordering::SeqCst);
         self.handed.store(0, Ordering::SeqCst);
-        self.redactor.store(std::ptr::null_mut(), Ordering::SeqCst);
         self.ptr.store(std::ptr::null_mut(), Ordering::SeqCst);
     }
 
@@ -147,21 +112,9 @@ impl PendingLines {
         // the vector only appends within its capacity.
         let bytes = unsafe { std::slice::from_raw_parts(ptr.cast_const(), len) };
         let from = self.handed(len);
-        let checked = self.checked.load(Ordering::Acquire).clamp(from, len);
-        let redactor = self.redactor.load(Ordering::SeqCst);
-        // SAFETY: a non-null redactor was published with the buffer from a live reference that
-        // outlives the publication (withdrawn under the output lock, which our caller holds),
-        // and it is only read while published.
-        let end = match unsafe { redactor.cast_const().as_ref() } {
-            Some(redactor) if checked < len && redactor.may_change(&bytes[checked..]) => {
-                self.wanted.store(true, Ordering::Relaxed);
-                checked
-            }
-            _ => len,
-        };
         // From the byte before the first line not handed (the spare byte, or the newline of
         // a handed line): the spare byte of what is given.
-        let lines = &bytes[from - 1..end];
+        let lines = &bytes[from - 1..];
         if lines.len() <= 1 {
             return None;
         }
