@@ -314,14 +314,18 @@ impl Redactor {
         !self.values.is_empty() || self.mask_tokens
     }
 
-    /// Whether a secret value occurs in `bytes`.
+    /// Whether a secret value occurs in `bytes`. The test for none known stays with the
+    /// caller: the search's set-up would cost every stream item, secrets or not.
     #[inline]
     fn holds_value(&self, bytes: &[u8]) -> bool {
-        !self.values.is_empty()
-            && self
-                .values
-                .iter()
-                .any(|v| !v.is_empty() && memchr::memmem::find(bytes, v.as_bytes()).is_some())
+        !self.values.is_empty() && self.finds_value(bytes)
+    }
+
+    #[inline(never)]
+    fn finds_value(&self, bytes: &[u8]) -> bool {
+        self.values
+            .iter()
+            .any(|v| !v.is_empty() && memchr::memmem::find(bytes, v.as_bytes()).is_some())
     }
 
     /// Whether [`Redactor::output`] may change `bytes`: a secret value occurs in them, or
