@@ -48,8 +48,22 @@ const PREFIXES: &[&str] = &[
 ];
 
 fn is_token_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'_' | b'-' | b'.')
+    TOKEN_BYTES[b as usize]
 }
+
+/// Which bytes a token is made of (ASCII letters and digits, `+/=_-.`), one load per byte: the
+/// pre-check reads a byte or more of every item of a stream.
+static TOKEN_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] =
+            c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=' | b'_' | b'-' | b'.');
+        b += 1;
+    }
+    table
+};
 
 /// Whether `bytes` hold a run of at least 20 token characters: the cheap test before any
 /// parsing (a JWT or a prefixed key is at least that long).
@@ -59,16 +73,12 @@ pub(crate) fn may_hold_token(bytes: &[u8]) -> bool {
     // not a token byte, no such run starts before it, so the search jumps past it. JSON's
     // quotes, colons and commas make most items cost a few reads.
     let mut start = 0;
-    while start + RUN <= bytes.len() {
-        let last = start + RUN - 1;
-        if !is_token_byte(bytes[last]) {
-            start = last + 1;
-            continue;
-        }
-        // Walk back from `last` to the first non-token byte of the window.
-        match (start..last).rev().find(|&i| !is_token_byte(bytes[i])) {
+    while let Some(window) = bytes.get(start..start + RUN) {
+        // Walk back from the window's last byte to its last non-token byte (a slice walk:
+        // no bounds check per byte).
+        match window.iter().rposition(|&b| !is_token_byte(b)) {
             None => return true,
-            Some(gap) => start = gap + 1,
+            Some(gap) => start += gap + 1,
         }
     }
     false

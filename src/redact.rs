@@ -315,14 +315,33 @@ impl Redactor {
         !self.values.is_empty() || self.mask_tokens
     }
 
+    /// Whether a secret value occurs in `bytes`. The test for none known stays with the
+    /// caller: the search's set-up would cost every stream item, secrets or not.
+    #[inline]
+    fn holds_value(&self, bytes: &[u8]) -> bool {
+        !self.values.is_empty() && self.finds_value(bytes)
+    }
+
+    #[inline(never)]
+    fn finds_value(&self, bytes: &[u8]) -> bool {
+        self.values
+            .iter()
+            .any(|v| !v.is_empty() && memchr::memmem::find(bytes, v.as_bytes()).is_some())
+    }
+
+    /// Whether [`Redactor::output`] may change `bytes`: a secret value occurs in them, or
+    /// (masking) a run of characters long enough to be a token. `false` for almost all output,
+    /// from one look at the bytes; and `false` for many whole lines means `false` for each.
+    #[inline]
+    pub(crate) fn may_change(&self, bytes: &[u8]) -> bool {
+        self.holds_value(bytes) || (self.mask_tokens && crate::entropy::may_hold_token(bytes))
+    }
+
     /// Successful output scrubbed of secrets (failure mode 59): `bytes` (compact JSON when
     /// `json`, else text) with every secret value replaced, or `None` when none occurs in
     /// them. JSON is parsed and rewritten, so a replacement never breaks a string's escaping.
     pub(crate) fn output(&self, bytes: &[u8], json: bool) -> Option<Vec<u8>> {
-        let found = self
-            .values
-            .iter()
-            .any(|v| !v.is_empty() && bytes.windows(v.len()).any(|w| w == v.as_bytes()));
+        let found = self.holds_value(bytes);
         // A high-entropy token (failure mode 59): one pass over the bytes before any parsing.
         let token = self.mask_tokens && crate::entropy::may_hold_token(bytes);
         if !found && !token {

@@ -166,3 +166,48 @@ fn a_list_streams_each_line_as_it_is_produced() {
     assert_eq!(lines.count(), 3);
     assert!(child.wait().unwrap().success());
 }
+
+#[test]
+fn a_line_to_mask_reaches_a_pipe_masked_while_the_handler_blocks_after_it() {
+    // A fast list (its lines go over in batches once the flusher runs), whose item 3000 holds
+    // a token, after which the handler blocks for a minute: that line still reaches the reader
+    // within the flusher's latency, masked, before the handler goes on.
+    const JWT: &str = "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1c2VyXzEyMyIsImlhdCI6MTcxMDAwMDAwMCwiZXhwIjoxNzEwMDAzNjAwfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
+    let mut child = demo(&["--agent", "item", "list", "-n", "100000"])
+        .env("DEMO_TOKEN_AT", "3000")
+        .env("DEMO_LIST_TOKEN", JWT)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (sent, received) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { return };
+            if sent.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let started = Instant::now();
+    let mut got = Vec::new();
+    while got.len() <= 3000 {
+        let left = Duration::from_secs(30).saturating_sub(started.elapsed());
+        match received.recv_timeout(left) {
+            Ok(line) => got.push(line),
+            Err(_) => break,
+        }
+    }
+    let blocked = child.try_wait().unwrap().is_none();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(got.len(), 3001, "every line made, none held back");
+    assert!(blocked, "the handler still blocks");
+    for (n, line) in got.iter().enumerate() {
+        let item: serde_json::Value = serde_json::from_str(line).expect("whole JSON lines");
+        assert_eq!(item["id"], n);
+    }
+    let last = &got[3000];
+    assert!(last.contains("[JWT sub=user_123"), "{last}");
+    assert!(!last.contains("SflKxwRJ"), "{last}");
+}

@@ -9,9 +9,18 @@ use std::time::Duration;
 
 use runtime_support::demo;
 
-/// A slow list to a file, ended by `signal` after about `after`: returns the exit code, the
+/// A JWT, which an agent's output never shows (CLI Agent Spec 59), and its summary.
+const JWT: &str = "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1c2VyXzEyMyIsImlhdCI6MTcxMDAwMDAwMCwiZXhwIjoxNzEwMDAzNjAwfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
+const SUMMARY: &str = "[JWT sub=user_123";
+
+/// A slow list to a file, ended by `signal` after about 600 ms: returns the exit code, the
 /// file's text and stderr.
 fn signal_a_list_written_to_a_file(extra: &[&str], signal: &str) -> (i32, String, String) {
+    signal_a_list(extra, signal, &[])
+}
+
+/// As [`signal_a_list_written_to_a_file`], the demo's environment with `envs` added.
+fn signal_a_list(extra: &[&str], signal: &str, envs: &[(&str, &str)]) -> (i32, String, String) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("items.ndjson");
     let file = std::fs::File::create(&path).unwrap();
@@ -19,6 +28,7 @@ fn signal_a_list_written_to_a_file(extra: &[&str], signal: &str) -> (i32, String
     args.extend_from_slice(extra);
     args.extend_from_slice(&["item", "list", "-n", "1000", "--delay-ms", "50"]);
     let child = demo(&args)
+        .envs(envs.iter().copied())
         .stdout(Stdio::from(file))
         .stderr(Stdio::piped())
         .spawn()
@@ -69,4 +79,34 @@ fn sigint_keeps_the_lines_batched_for_a_file_when_a_watcher_ends_the_call() {
     let (code, text, stderr) = signal_a_list_written_to_a_file(&["--audit-log", log], "-INT");
     assert_eq!(code, 130, "{stderr}");
     assert_whole_items(&text);
+}
+
+/// The handler makes a few items, the last holding a token to mask, then blocks: the signal
+/// writes every line made, that one masked as the item-by-item loop masks it, and never the
+/// token itself.
+fn assert_the_masked_line_is_kept(extra: &[&str], signal: &str, code: i32) {
+    let envs = [("DEMO_TOKEN_AT", "5"), ("DEMO_LIST_TOKEN", JWT)];
+    let (got, text, stderr) = signal_a_list(extra, signal, &envs);
+    assert_eq!(got, code, "{stderr}");
+    assert_whole_items(&text);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 6, "items 0 to 5, none lost: {text}");
+    assert!(lines[5].contains(SUMMARY), "{text}");
+    assert!(
+        !text.contains("SflKxwRJ"),
+        "the token never reaches stdout: {text}"
+    );
+}
+
+#[test]
+fn sigterm_writes_a_line_to_mask_masked_when_the_handler_blocks_after_it() {
+    // The signal handler ends the call itself (no thread).
+    assert_the_masked_line_is_kept(&[], "-TERM", 143);
+}
+
+#[test]
+fn sigint_writes_a_line_to_mask_masked_when_a_watcher_ends_the_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("audit.ndjson");
+    assert_the_masked_line_is_kept(&["--audit-log", log.to_str().unwrap()], "-INT", 130);
 }

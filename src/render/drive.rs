@@ -10,6 +10,8 @@ use std::sync::Arc;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread::JoinHandle;
 
+use super::batched::batched;
+use super::cap::Cap;
 use crate::ending::{Shared, Stop};
 use crate::panics;
 use crate::reply::{Body, Encoding, Reply, Stream, StreamKind};
@@ -89,9 +91,9 @@ pub(crate) fn reply(shared: &Arc<Shared>, reply: Reply) -> Result<(), Stop> {
 
 /// Lines a batched stream joins before it hands them over together (under the lock).
 /// The sink's buffer size: a full batch goes to stdout as it is, not copied into the buffer.
-const BATCH: usize = 64 * 1024;
+pub(super) const BATCH: usize = 64 * 1024;
 /// The placeholder of the spare first byte of a buffer handed to `stream_lines`.
-const SPARE: u8 = b'\n';
+pub(super) const SPARE: u8 = b'\n';
 
 fn stream(shared: &Arc<Shared>, mut stream: Stream) -> Result<(), Stop> {
     let kind = stream.kind;
@@ -172,7 +174,9 @@ fn line_by_line(
     let mut line = Vec::with_capacity(1024);
     // One catch around the whole loop rather than one per item (a panic ends the stream either
     // way): the hot path is the producer, the lock and the profile, nothing more.
-    let caught = panics::catch(|| -> Result<(), Stop> {
+    // Whether the stream goes on in batches (`Ok(true)`): a fast stream of plain lines, once
+    // the flusher runs, hands its lines over through it (see `render::pending`).
+    let caught = panics::catch(|| -> Result<bool, Stop> {
         loop {
             if let Some(error) = shared.stop_requested() {
                 return Err(Stop::Failed(error));
@@ -180,7 +184,7 @@ fn line_by_line(
             line.clear();
             line.push(SPARE);
             match (stream.next)(encoding, &mut line) {
-                None => return Ok(()),
+                None => return Ok(false),
                 Some(Err(error)) => return Err(Stop::Failed(error)),
                 Some(Ok(())) => {}
             }
@@ -189,7 +193,7 @@ fn line_by_line(
                 line.push(b'\n');
             }
             if !cap.admit(line.len() - 1) {
-                return Ok(());
+                return Ok(false);
             }
             let mut output = shared.lock();
             let output = &mut *output;
@@ -207,130 +211,19 @@ fn line_by_line(
                 flusher = Flusher::start(shared.clone());
                 // Without the thread, the sink keeps its clock rule for every line.
                 output.sinks.stdout.set_ticking(flusher.is_some());
-            }
-        }
-    });
-    drop(flusher);
-    caught.unwrap_or_else(|error| Err(Stop::Failed(error)))
-}
-
-/// Items joined into [`BATCH`]-sized runs of whole lines, each handed to the profile in one
-/// trip under the lock: a lock and a profile call per item cost a fast list a quarter of its
-/// time to /dev/null. Only for a sink no reader waits on. A failing or panicking stream still
-/// hands over every whole line it made (partial results); a signal ends the process with what
-/// was handed over and the whole lines of the batch (published: `render::pending`).
-fn batched(
-    shared: &Arc<Shared>,
-    stream: &mut Stream,
-    encoding: Encoding,
-    cap: &mut Cap,
-) -> Result<(), Stop> {
-    let kind = stream.kind;
-    // The spare byte `stream_lines` may use for a separator, then whole lines only, published
-    // so that a signal still writes them (`render::pending`): an item is made in `line` (after
-    // a spare byte of its own) and copied in when it fits, so `batch` never reallocates.
-    let mut batch = Vec::with_capacity(BATCH + 1024);
-    batch.push(SPARE);
-    let mut line = Vec::with_capacity(1024);
-    shared.pending.publish(batch.as_slice(), kind);
-    let caught = panics::catch(|| -> Result<(), Stop> {
-        loop {
-            if let Some(error) = shared.stop_requested() {
-                return Err(Stop::Failed(error));
-            }
-            line.clear();
-            line.push(SPARE);
-            match (stream.next)(encoding, &mut line) {
-                None => return Ok(()),
-                Some(Err(error)) => return Err(Stop::Failed(error)),
-                Some(Ok(())) => {}
-            }
-            cap.scrub(&mut line, 1);
-            line.push(b'\n');
-            let item = &line[1..];
-            if !cap.admit(item.len()) {
-                return Ok(());
-            }
-            if batch.capacity() - batch.len() < item.len() {
-                hand_over(shared, kind, &mut batch)?;
-                if item.len() > batch.capacity() - 1 {
-                    hand_over(shared, kind, &mut line)?;
-                    continue;
+                if plain && flusher.is_some() {
+                    return Ok(true);
                 }
             }
-            batch.extend_from_slice(&line[1..]);
-            shared.pending.set_whole(batch.len());
-            if batch.len() > BATCH {
-                hand_over(shared, kind, &mut batch)?;
-            }
         }
     });
-    let result = caught.unwrap_or_else(|error| Err(Stop::Failed(error)));
-    let handed = match result {
-        Err(Stop::Closed) => Ok(()),
-        _ => hand_over(shared, kind, &mut batch),
+    let result = match caught.unwrap_or_else(|error| Err(Stop::Failed(error))) {
+        Ok(true) => batched(shared, stream, encoding, cap),
+        Ok(false) => Ok(()),
+        Err(stop) => Err(stop),
     };
-    {
-        let _output = shared.lock();
-        shared.pending.withdraw();
-    }
-    if let Err(Stop::Closed) = result {
-        return result;
-    }
-    // The stream's own failure is the one to report; else a failed write.
-    result.and(handed)
-}
-
-/// The output cap of one stream: what was admitted so far, and whether an item was refused;
-/// and the secrets its items are scrubbed of.
-#[derive(Default)]
-struct Cap {
-    limit: Option<u64>,
-    bytes: u64,
-    items: u64,
-    cut: bool,
-    secrets: Option<crate::redact::Redactor>,
-    json: bool,
-    /// Whether items are checked for text addressed to an agent (failure mode 25), and the
-    /// warning for the first item that holds some.
-    inspect: bool,
-    suspected: Option<crate::robot::Warning>,
-}
-
-impl Cap {
-    /// Replaces the secrets in the item that starts at `from` in `buf`.
-    #[inline]
-    fn scrub(&mut self, buf: &mut Vec<u8>, from: usize) {
-        if let Some(secrets) = &self.secrets
-            && let Some(clean) = secrets.output(&buf[from..], self.json)
-        {
-            buf.truncate(from);
-            buf.extend_from_slice(&clean);
-        }
-        if self.inspect
-            && self.suspected.is_none()
-            && let Some(phrase) = crate::injection::suspect(&buf[from..])
-        {
-            let json = self.json.then_some(&buf[from..]);
-            self.suspected = Some(crate::injection::warning(phrase, json));
-        }
-    }
-
-    /// Admits an item of `len` bytes (its newline included), or refuses it: the stream ends
-    /// there, cut. One add and one compare per item.
-    #[inline]
-    fn admit(&mut self, len: usize) -> bool {
-        let after = self.bytes + len as u64;
-        if let Some(limit) = self.limit
-            && after > limit
-        {
-            self.cut = true;
-            return false;
-        }
-        self.bytes = after;
-        self.items += 1;
-        true
-    }
+    drop(flusher);
+    result
 }
 
 /// A warning about the output, where the profile shows warnings.
@@ -366,12 +259,21 @@ fn truncated(
 /// Hands the whole lines of `lines` (after its spare first byte; maybe none) to the profile
 /// and empties it back to the spare byte; the published batch is marked handed under the same
 /// lock, so a signal writes its lines once.
-fn hand_over(shared: &Shared, kind: StreamKind, lines: &mut Vec<u8>) -> Result<(), Stop> {
+pub(super) fn hand_over(
+    shared: &Shared,
+    kind: StreamKind,
+    lines: &mut Vec<u8>,
+) -> Result<(), Stop> {
     let mut output = shared.lock();
     let output = &mut *output;
-    shared.pending.set_whole(0);
-    let handed = match lines.len() > 1 {
-        true => output.profile.stream_lines(&mut output.sinks, kind, lines),
+    // The lines the flusher has not handed yet (all of them but in a fast stream to a pipe),
+    // from the byte before them, the spare byte of what is given.
+    let from = shared.pending.handed(lines.len());
+    shared.pending.reset();
+    let handed = match lines.len() > from {
+        true => output
+            .profile
+            .stream_lines(&mut output.sinks, kind, &mut lines[from - 1..]),
         false => Ok(()),
     };
     // The profile may have used the spare byte, and rewritten the lines in place.
@@ -397,7 +299,14 @@ impl Flusher {
                 if output.is_finished() {
                     break;
                 }
-                // A closed pipe is noticed by the render loop at its next line.
+                // The lines a batched stream made since the last tick (`render::pending`).
+                if let Some((mut lines, kind)) = shared.pending.take() {
+                    let output = &mut *output;
+                    let _ = output
+                        .profile
+                        .stream_lines(&mut output.sinks, kind, &mut lines);
+                }
+                // A closed pipe is noticed by the render loop at its next hand-over.
                 let _ = output.sinks.stdout.flush_pending();
             }
         };

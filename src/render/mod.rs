@@ -1,5 +1,7 @@
 //! Turning results into bytes: the render loop, and text for people.
 
+mod batched;
+mod cap;
 pub(crate) mod drive;
 pub(crate) mod human;
 pub(crate) mod pending;

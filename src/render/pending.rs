@@ -8,6 +8,16 @@
 //! handler, or `signals::end`) holds the output lock and writes the published lines before its
 //! report.
 //!
+//! Every published line is final: an item that needs scrubbing (a secret, a token) is scrubbed
+//! before it joins the batch (`render::batched`), so whatever takes the published lines (a
+//! signal, the flusher) writes exactly what the item-by-item loop would have written, and no
+//! secret reaches stdout unscrubbed.
+//!
+//! A fast stream to a pipe is joined into batches too (`render::batched`): there the flusher
+//! thread hands the published lines to the profile on every tick ([`PendingLines::take`]), so
+//! a reader gets each line within the sink's latency even while the producer blocks, and
+//! marks them handed: the producer's hand-over and a signal write only the lines after them.
+//!
 //! The protocol that keeps [`PendingLines::lines`] sound:
 //! - the buffer is published with a capacity it never grows past while published (items are
 //!   copied in only when they fit), so its address stays valid and its first `len` bytes are
@@ -26,6 +36,9 @@ pub(crate) struct PendingLines {
     len: AtomicUsize,
     /// The stream's kind, as `StreamKind as u8` (what the profile's `stream_lines` takes).
     kind: AtomicU8,
+    /// How many of the first bytes the flusher has handed to the profile (0: none; the spare
+    /// byte is never a line's).
+    handed: AtomicUsize,
 }
 
 impl PendingLines {
@@ -34,6 +47,7 @@ impl PendingLines {
             ptr: AtomicPtr::new(std::ptr::null_mut()),
             len: AtomicUsize::new(0),
             kind: AtomicU8::new(0),
+            handed: AtomicUsize::new(0),
         }
     }
 
@@ -42,6 +56,7 @@ impl PendingLines {
     /// before it is cleared or dropped.
     pub(crate) fn publish(&self, buffer: &[u8], kind: StreamKind) {
         self.len.store(0, Ordering::SeqCst);
+        self.handed.store(0, Ordering::SeqCst);
         self.kind.store(kind_code(kind), Ordering::SeqCst);
         self.ptr.store(buffer.as_ptr().cast_mut(), Ordering::SeqCst);
     }
@@ -52,14 +67,36 @@ impl PendingLines {
         self.len.store(len, Ordering::Release);
     }
 
+    /// Where the lines not yet handed over start (after the spare byte and the lines the
+    /// flusher handed), at most `len`. Called holding the output lock.
+    pub(crate) fn handed(&self, len: usize) -> usize {
+        self.handed.load(Ordering::SeqCst).clamp(1, len.max(1))
+    }
+
+    /// The whole batch was handed over (the producer's hand-over, under the output lock).
+    pub(crate) fn reset(&self) {
+        self.len.store(0, Ordering::SeqCst);
+        self.handed.store(0, Ordering::SeqCst);
+    }
+
+    /// The flusher's tick: the lines [`PendingLines::lines`] gives, copied (the profile may
+    /// rewrite what it is given), and marked handed. Called holding the output lock.
+    pub(crate) fn take(&self) -> Option<(Vec<u8>, StreamKind)> {
+        let (lines, kind) = self.lines()?;
+        let from = self.handed(self.len.load(Ordering::Acquire));
+        self.handed.store(from - 1 + lines.len(), Ordering::SeqCst);
+        Some((lines.to_vec(), kind))
+    }
+
     /// Withdraws the buffer. Called holding the output lock.
     pub(crate) fn withdraw(&self) {
         self.len.store(0, Ordering::SeqCst);
+        self.handed.store(0, Ordering::SeqCst);
         self.ptr.store(std::ptr::null_mut(), Ordering::SeqCst);
     }
 
-    /// The published batch, as `stream_lines` takes it (a spare first byte, then whole
-    /// lines), and its stream's kind, when it holds any line. Called holding the output lock
+    /// The published lines not yet handed over, as `stream_lines` takes them (a spare first
+    /// byte, then whole lines), and the stream's kind, when there is any line. Called holding the output lock
     /// (the signal handler holds it through `try_lock`). Async-signal-safe: atomic loads.
     pub(crate) fn lines(&self) -> Option<(&[u8], StreamKind)> {
         let ptr = self.ptr.load(Ordering::SeqCst);
@@ -74,7 +111,14 @@ impl PendingLines {
         // past them, and `Vec::as_ptr` promises such a pointer stays usable for reads while
         // the vector only appends within its capacity.
         let bytes = unsafe { std::slice::from_raw_parts(ptr.cast_const(), len) };
-        Some((bytes, kind_of(self.kind.load(Ordering::SeqCst))))
+        let from = self.handed(len);
+        // From the byte before the first line not handed (the spare byte, or the newline of
+        // a handed line): the spare byte of what is given.
+        let lines = &bytes[from - 1..];
+        if lines.len() <= 1 {
+            return None;
+        }
+        Some((lines, kind_of(self.kind.load(Ordering::SeqCst))))
     }
 }
 

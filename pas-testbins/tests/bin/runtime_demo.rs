@@ -17,6 +17,9 @@ struct Item {
     id: i64,
     name: String,
     tags: [&'static str; 2],
+    /// Only on the item `DEMO_TOKEN_AT` names (a token to mask, see `list`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    token: Option<String>,
 }
 
 fn item(id: i64) -> Item {
@@ -24,6 +27,7 @@ fn item(id: i64) -> Item {
         id,
         name: format!("item-{id}"),
         tags: ["a", "b"],
+        token: None,
     }
 }
 
@@ -93,9 +97,18 @@ fn list(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     let delay = Duration::from_millis(args.require::<i64>("delay-ms")?.max(0) as u64);
     // A library that prints while each item is made (failure mode 68's tests).
     let chatty = std::env::var_os("DEMO_LIBRARY_PRINTS").is_some();
+    // A handler that makes the item `DEMO_TOKEN_AT` with `DEMO_LIST_TOKEN` in it, then blocks for a
+    // minute (the tests that a line to scrub is not held back while the handler blocks).
+    let token_at: Option<i64> = std::env::var("DEMO_TOKEN_AT")
+        .ok()
+        .and_then(|at| at.parse().ok());
+    let token = std::env::var("DEMO_LIST_TOKEN").unwrap_or_default();
     let items = (0..count).map(move |id| {
         if !delay.is_zero() {
             sleep(delay);
+        }
+        if token_at.is_some_and(|at| id == at + 1) {
+            sleep(Duration::from_secs(60));
         }
         if chatty {
             println!("library: made item {id}");
@@ -110,7 +123,11 @@ fn list(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
                     .with_retry_after_ms(250),
             );
         }
-        Ok(item(id))
+        let mut item = item(id);
+        if Some(id) == token_at {
+            item.token = Some(token.clone());
+        }
+        Ok(item)
     });
     Ok(Reply::list(items))
 }
