@@ -126,4 +126,22 @@ mod tests {
         assert!(!out.contains("compile_error"), "{out}");
         assert!(out.contains("trait Handlers"), "{out}");
     }
+
+    #[test]
+    fn a_declaration_the_derive_cannot_carry_is_a_compile_error_at_its_line() {
+        let fixture = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/fixtures/valid/declared.yaml"
+        );
+        let out = expand(&std::fs::read_to_string(fixture).unwrap(), "declared.yaml");
+        assert!(out.contains("compile_error"), "{out}");
+        assert!(out.contains("error[UNSUPPORTED_SPEC]"), "{out}");
+        // `auth:` is line 8 of the fixture.
+        assert!(out.contains("declared.yaml:8:1:"), "{out}");
+        assert!(
+            out.contains("`pattern` at /commands/0/parameters/0/pattern"),
+            "{out}"
+        );
+        assert!(!out.contains("trait Handlers"), "{out}");
+    }
 }
