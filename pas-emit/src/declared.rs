@@ -1,6 +1,6 @@
-//! The declarations the runtime enforces before a handler runs (`auth`, `requirements`, a
-//! command's `auth`/`scopes`/`needs`/`sideEffects`/`untrusted`, a parameter's constraints and
-//! relations) that the derive's keys cannot carry yet. A spec that declares one is refused
+//! The declarations the runtime enforces before a handler runs that the derive's keys cannot
+//! carry yet: the constraints and relations of global flags (the tool's `auth` and
+//! `requirements` and each command's declarations travel in `declared = "..."` keys). A spec that declares one is refused
 //! rather than emitted without it: a generated tool that silently skips a declared check would
 //! run its handler where the spec promises a refusal.
 
@@ -35,42 +35,13 @@ pub(crate) fn refuse_uncarried(registry: &Registry) -> Result<(), EmitError> {
     ))
 }
 
-/// Every declaration the derive cannot carry, as (JSON pointer, spec key).
+/// Every declaration the derive cannot carry, as (JSON pointer, spec key): the constraints and
+/// relations of global flags (a command's travel in its `declared` key, which names its own
+/// parameters).
 fn undeclarable(registry: &Registry) -> Vec<(String, &'static str)> {
     let mut found = Vec::new();
-    if registry.auth.is_some() {
-        found.push(("/auth".to_owned(), "auth"));
-    }
-    if !registry.requirements.is_empty() {
-        found.push(("/requirements".to_owned(), "requirements"));
-    }
     for (index, flag) in registry.global_flags.iter().enumerate() {
         parameter(&format!("/globalFlags/{index}"), flag, &mut found);
-    }
-    for (index, command) in registry.commands.iter().enumerate() {
-        let at = |key: &'static str| (format!("/commands/{index}/{key}"), key);
-        if command.auth {
-            found.push(at("auth"));
-        }
-        if !command.scopes.is_empty() {
-            found.push(at("scopes"));
-        }
-        if !command.needs.is_empty() {
-            found.push(at("needs"));
-        }
-        if !command.side_effects.is_empty() {
-            found.push(at("sideEffects"));
-        }
-        if !command.untrusted.is_empty() {
-            found.push(at("untrusted"));
-        }
-        for (p, param) in command.parameters.iter().enumerate() {
-            parameter(
-                &format!("/commands/{index}/parameters/{p}"),
-                param,
-                &mut found,
-            );
-        }
     }
     found
 }

@@ -1,7 +1,10 @@
-//! A spec that declares what the runtime enforces before a handler runs is never emitted without
-//! it: every declaration the derive cannot carry is refused with `UNSUPPORTED_SPEC`, named by
-//! its key and JSON pointer, so a generated tool can never silently skip a declared check.
+//! What a spec declares for the runtime to enforce before a handler runs reaches the derive:
+//! the tool's `auth` and `requirements` and each command's `auth`, `scopes`, `needs`,
+//! `sideEffects`, `untrusted` and parameter constraints become `declared = "..."` keys holding
+//! the spec's JSON. What the derive cannot carry yet (the constraints of global flags) is
+//! refused with `UNSUPPORTED_SPEC`, named by key and JSON pointer, never emitted without it.
 
+use pas_spec::derive_declared::{CommandDeclared, ToolDeclared};
 use pas_spec::{Format, Registry, Source, check_source};
 use serde_json::{Value, json};
 
@@ -12,157 +15,128 @@ fn registry(spec: &Value) -> Registry {
     registry.unwrap()
 }
 
-fn base() -> Value {
-    json!({
-        "specVersion": 1, "name": "decl", "version": "1.0.0", "summary": "Declare.",
-        "commands": [{"name": "go", "description": "Go.", "parameters": [
-            {"name": "title", "description": "A title."},
-            {"name": "other", "description": "Another."},
-            {"name": "count", "type": "integer", "description": "How many."},
-        ]}],
-    })
-}
-
-/// How a case changes the base spec.
-type Change = Box<dyn Fn(&mut Value)>;
-
-/// `spec` is refused at `pointer`, by `emit`, `check` and `handler_signatures` alike.
-fn assert_refused(spec: Value, pointer: &str, key: &str) {
-    let registry = registry(&spec);
-    for err in [
-        pas_emit::emit(&registry).map(drop).unwrap_err(),
-        pas_emit::check(&registry).unwrap_err(),
-        pas_emit::handler_signatures(&registry)
-            .map(drop)
-            .unwrap_err(),
-    ] {
-        assert_eq!(err.code, pas_emit::UNSUPPORTED_SPEC, "{err:?}");
-        assert_eq!(err.pointer, pointer, "{err:?}");
-        assert!(
-            err.message.contains(&format!("`{key}` at {pointer}")),
-            "{err:?}"
-        );
-        assert!(err.hint.contains("pas::App::new"), "{err:?}");
-        assert!(err.hint.contains("load"), "{err:?}");
-    }
-}
-
-#[test]
-fn each_declaration_the_derive_cannot_carry_is_refused_where_it_is() {
-    let cases: Vec<(&str, &str, Change)> = vec![
-        (
-            "/auth",
-            "auth",
-            Box::new(|s| s["auth"] = json!({"env": ["DECL_TOKEN"]})),
-        ),
-        (
-            "/requirements",
-            "requirements",
-            Box::new(|s| {
-                s["requirements"] =
-                    json!([{"name": "sh", "kind": "program", "target": "sh", "fix": "install sh"}])
-            }),
-        ),
-        (
-            "/commands/0/sideEffects",
-            "sideEffects",
-            Box::new(|s| {
-                s["commands"][0]["sideEffects"] =
-                    json!([{"kind": "filesystem", "target": "~/.cache/decl/"}])
-            }),
-        ),
-        (
-            "/commands/0/untrusted",
-            "untrusted",
-            Box::new(|s| s["commands"][0]["untrusted"] = json!(["body"])),
-        ),
-        (
-            "/commands/0/parameters/0/pattern",
-            "pattern",
-            Box::new(|s| s["commands"][0]["parameters"][0]["pattern"] = json!("^[a-z]+$")),
-        ),
-        (
-            "/commands/0/parameters/0/minLength",
-            "minLength",
-            Box::new(|s| s["commands"][0]["parameters"][0]["minLength"] = json!(1)),
-        ),
-        (
-            "/commands/0/parameters/0/maxLength",
-            "maxLength",
-            Box::new(|s| s["commands"][0]["parameters"][0]["maxLength"] = json!(9)),
-        ),
-        (
-            "/commands/0/parameters/2/minimum",
-            "minimum",
-            Box::new(|s| s["commands"][0]["parameters"][2]["minimum"] = json!(1)),
-        ),
-        (
-            "/commands/0/parameters/2/maximum",
-            "maximum",
-            Box::new(|s| s["commands"][0]["parameters"][2]["maximum"] = json!(5)),
-        ),
-        (
-            "/commands/0/parameters/0/requires",
-            "requires",
-            Box::new(|s| s["commands"][0]["parameters"][0]["requires"] = json!(["other"])),
-        ),
-        (
-            "/commands/0/parameters/0/conflicts",
-            "conflicts",
-            Box::new(|s| s["commands"][0]["parameters"][0]["conflicts"] = json!(["other"])),
-        ),
-    ];
-    for (pointer, key, change) in cases {
-        let mut spec = base();
-        change(&mut spec);
-        assert_refused(spec, pointer, key);
-    }
-}
-
-#[test]
-fn a_command_needing_a_requirement_is_refused() {
-    let mut spec = base();
-    spec["requirements"] =
-        json!([{"name": "sh", "kind": "program", "target": "sh", "fix": "install sh"}]);
-    spec["commands"][0]["needs"] = json!(["sh"]);
-    let err = pas_emit::check(&registry(&spec)).unwrap_err();
-    assert_eq!(err.pointer, "/requirements", "{err:?}");
-    assert!(
-        err.message.contains("`needs` at /commands/0/needs"),
-        "{err:?}"
-    );
-}
-
-#[test]
-fn a_command_needing_credentials_or_scopes_is_refused() {
-    let mut spec = base();
-    spec["auth"] = json!({"env": ["T"], "scopes": [{"name": "w", "description": "Write."}]});
-    spec["commands"][0]["auth"] = json!(true);
-    spec["commands"][0]["scopes"] = json!(["w"]);
-    let err = pas_emit::check(&registry(&spec)).unwrap_err();
-    assert_eq!(err.pointer, "/auth");
-    for listed in [
-        "`auth` at /commands/0/auth",
-        "`scopes` at /commands/0/scopes",
-    ] {
-        assert!(err.message.contains(listed), "{err:?}");
-    }
-}
-
-#[test]
-fn the_declared_fixture_is_refused_and_a_plain_spec_is_not() {
+fn declared_fixture() -> Registry {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../tests/fixtures/valid/declared.yaml"
     );
     let source = pas_spec::load::read_path(std::path::Path::new(path)).unwrap();
-    let (registry, _) = check_source(&source);
-    let err = pas_emit::check(&registry.unwrap()).unwrap_err();
-    assert_eq!(err.code, pas_emit::UNSUPPORTED_SPEC);
-    assert!(err.message.contains("and 7 more"), "{err:?}");
-    pas_emit::check(&registry_of_base()).unwrap();
+    check_source(&source).0.unwrap()
 }
 
-fn registry_of_base() -> Registry {
-    registry(&base())
+/// The JSON text of every `declared = "..."` key in `code`, unescaped.
+fn declared_keys(code: &str) -> Vec<Value> {
+    code.split("declared = ")
+        .skip(1)
+        .map(|piece| serde_json::from_str(&unescaped::literal(piece)).unwrap())
+        .collect()
+}
+
+/// The string literal at the start of Rust text, unescaped.
+mod unescaped {
+    pub fn literal(text: &str) -> String {
+        {
+            let mut out = String::new();
+            let mut chars = text.strip_prefix('"').expect("a string literal").chars();
+            while let Some(c) = chars.next() {
+                match c {
+                    '"' => break,
+                    '\\' => match chars.next() {
+                        Some('n') => out.push('\n'),
+                        Some('t') => out.push('\t'),
+                        Some(other) => out.push(other),
+                        None => break,
+                    },
+                    other => out.push(other),
+                }
+            }
+            out
+        }
+    }
+}
+
+#[test]
+fn every_declaration_of_the_fixture_becomes_a_declared_key_with_the_specs_json() {
+    let registry = declared_fixture();
+    let code = pas_emit::emit_file(&registry, "declared.yaml").unwrap();
+    let keys = declared_keys(&code);
+    // The tool's, then each command's that declares something (all three do).
+    assert_eq!(keys.len(), 4, "{code}");
+    let tool: ToolDeclared = serde_json::from_value(keys[0].clone()).unwrap();
+    assert_eq!(Some(tool), ToolDeclared::of(&registry));
+    for (key, command) in keys[1..].iter().zip(&registry.commands) {
+        let declared: CommandDeclared = serde_json::from_value(key.clone()).unwrap();
+        assert_eq!(
+            Some(declared),
+            CommandDeclared::of(command),
+            "{}",
+            command.name
+        );
+    }
+    assert_eq!(keys[1]["parameters"]["title"]["pattern"], "^[a-z ]+$");
+    assert_eq!(keys[1]["auth"], true);
+    assert_eq!(keys[2]["untrusted"], json!(["body"]));
+}
+
+#[test]
+fn a_spec_without_declarations_gets_no_declared_key() {
+    let spec = json!({
+        "specVersion": 1, "name": "plain", "version": "1.0.0", "summary": "Plain.",
+        "commands": [{"name": "go", "description": "Go.", "parameters": [
+            {"name": "title", "description": "A title."},
+        ]}],
+    });
+    let code = pas_emit::emit(&registry(&spec)).unwrap().to_string();
+    assert!(!code.contains("declared"), "{code}");
+}
+
+#[test]
+fn a_global_flags_constraint_is_refused_where_it_is() {
+    for (key, value) in [
+        ("pattern", json!("^[a-z]+$")),
+        ("maxLength", json!(9)),
+        ("minLength", json!(1)),
+        ("requires", json!(["other"])),
+        ("conflicts", json!(["other"])),
+    ] {
+        let mut spec = json!({
+            "specVersion": 1, "name": "decl", "version": "1.0.0", "summary": "Declare.",
+            "globalFlags": [
+                {"name": "profile", "description": "A profile."},
+                {"name": "other", "description": "Another."},
+            ],
+            "commands": [{"name": "go", "description": "Go."}],
+        });
+        spec["globalFlags"][0][key] = value;
+        let registry = registry(&spec);
+        let pointer = format!("/globalFlags/0/{key}");
+        for err in [
+            pas_emit::emit(&registry).map(drop).unwrap_err(),
+            pas_emit::check(&registry).unwrap_err(),
+            pas_emit::handler_signatures(&registry)
+                .map(drop)
+                .unwrap_err(),
+        ] {
+            assert_eq!(err.code, pas_emit::UNSUPPORTED_SPEC, "{err:?}");
+            assert_eq!(err.pointer, pointer, "{err:?}");
+            assert!(
+                err.message.contains(&format!("`{key}` at {pointer}")),
+                "{err:?}"
+            );
+            assert!(err.hint.contains("pas::App::new"), "{err:?}");
+        }
+    }
+    let mut spec = json!({
+        "specVersion": 1, "name": "decl", "version": "1.0.0", "summary": "Declare.",
+        "globalFlags": [{"name": "level", "type": "integer", "description": "A level."}],
+        "commands": [{"name": "go", "description": "Go."}],
+    });
+    spec["globalFlags"][0]["minimum"] = json!(1);
+    spec["globalFlags"][0]["maximum"] = json!(3);
+    let err = pas_emit::check(&registry(&spec)).unwrap_err();
+    assert_eq!(err.pointer, "/globalFlags/0/minimum");
+    assert!(
+        err.message.contains("`maximum` at /globalFlags/0/maximum"),
+        "{err:?}"
+    );
 }

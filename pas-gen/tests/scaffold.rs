@@ -689,20 +689,24 @@ fn a_job_spec_scaffolds_and_passes_the_job_status_check() {
     assert_eq!(fm49["status"], "pass", "{fm49}");
 }
 
-/// A spec declaring checks the derive cannot carry (credentials, constraints, requirements) is
-/// refused before any file is written, with the key and its place in the spec, rather than
-/// scaffolded into a tool that runs its handler where the spec promises a refusal.
+/// A spec declaring checks the derive cannot carry (a global flag's constraints) is refused
+/// before any file is written, with the key and its place in the spec, rather than scaffolded
+/// into a tool that runs its handler where the spec promises a refusal.
 #[test]
 fn a_spec_with_declarations_the_derive_cannot_carry_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("decl");
-    let spec = repo().join("tests/fixtures/valid/declared.yaml");
+    let spec = dir.path().join("global.yaml");
+    std::fs::write(
+        &spec,
+        "specVersion: 1\nname: glob\nversion: 1.0.0\nsummary: Glob.\nglobalFlags:\n  - name: profile\n    description: P.\n    pattern: \"^[a-z]+$\"\ncommands:\n  - name: go\n    description: Go.\n",
+    )
+    .unwrap();
+    let out = dir.path().join("glob");
     let assert = new_project(&spec, &out, &[]).code(101);
     let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
-    assert!(stderr.contains("declared.yaml:8:1:"), "{stderr}");
-    assert!(stderr.contains("`auth` at /auth"), "{stderr}");
+    assert!(stderr.contains("global.yaml:8:"), "{stderr}");
     assert!(
-        stderr.contains("`pattern` at /commands/0/parameters/0/pattern"),
+        stderr.contains("`pattern` at /globalFlags/0/pattern"),
         "{stderr}"
     );
     assert!(stderr.contains("pas::App::new"), "{stderr}");
