@@ -150,3 +150,49 @@ fn a_declared_parameter_the_command_lacks_fails_every_call_before_the_handler() 
     let registry = pas::registry_of::<Misnamed>();
     assert_eq!(registry.commands[0].parameters[0].max_length, None);
 }
+
+/// A global flag's constraints, in the tool's `declared` key by the flag's name.
+#[derive(Parser, AgentTool)]
+#[command(name = "regions", version = "0.1.0")]
+#[agent(
+    level = 1,
+    declared = r#"{"globalFlags": {"region": {"pattern": "^[a-z]+$", "maxLength": 8}}}"#
+)]
+struct Regions {
+    /// The region to use.
+    #[arg(long, global = true)]
+    region: Option<String>,
+    #[command(subcommand)]
+    command: RegionsCommand,
+}
+
+#[derive(Subcommand, AgentTool)]
+enum RegionsCommand {
+    /// List what is there.
+    List,
+}
+
+#[test]
+fn a_global_flags_constraints_are_declared_and_enforced() {
+    let registry = pas::registry_of::<Regions>();
+    let region = &registry.global_flags[0];
+    assert_eq!(
+        (region.pattern.as_deref(), region.max_length),
+        (Some("^[a-z]+$"), Some(8))
+    );
+    assert_eq!(Regions::DECLARES_CHECKS, Some(true));
+    let ran = Arc::new(AtomicBool::new(false));
+    let seen = Arc::clone(&ran);
+    let app = pas::App::from_tool::<Regions, _>(move |_: Regions, _| {
+        seen.store(true, Ordering::SeqCst);
+        Ok(pas::Reply::object(&serde_json::json!({})))
+    });
+    assert_ne!(
+        app.run_from(["regions", "--agent", "list", "--region", "EU-1"]),
+        ExitCode::SUCCESS
+    );
+    assert!(
+        !ran.load(Ordering::SeqCst),
+        "the pattern refuses before the handler"
+    );
+}

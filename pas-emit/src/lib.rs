@@ -46,7 +46,6 @@
 mod agent;
 mod canonical;
 mod codes;
-mod declared;
 mod error;
 #[cfg(feature = "format")]
 mod file;

@@ -75,7 +75,6 @@ type Node = ArgvTree<usize>;
 
 /// Plans the code for `registry`, or says why the derive cannot express it.
 pub(crate) fn plan(registry: &Registry) -> Result<Plan<'_>, EmitError> {
-    crate::declared::refuse_uncarried(registry)?;
     if registry.commands.is_empty() {
         return Err(EmitError::unsupported(
             "/commands",

@@ -1,8 +1,7 @@
 //! What a spec declares for the runtime to enforce before a handler runs reaches the derive:
 //! the tool's `auth` and `requirements` and each command's `auth`, `scopes`, `needs`,
 //! `sideEffects`, `untrusted` and parameter constraints become `declared = "..."` keys holding
-//! the spec's JSON. What the derive cannot carry yet (the constraints of global flags) is
-//! refused with `UNSUPPORTED_SPEC`, named by key and JSON pointer, never emitted without it.
+//! the spec's JSON, and so do the global flags' constraints (the tool's key, by flag name).
 
 use pas_spec::derive_declared::{CommandDeclared, ToolDeclared};
 use pas_spec::{Format, Registry, Source, check_source};
@@ -91,52 +90,26 @@ fn a_spec_without_declarations_gets_no_declared_key() {
 }
 
 #[test]
-fn a_global_flags_constraint_is_refused_where_it_is() {
-    for (key, value) in [
-        ("pattern", json!("^[a-z]+$")),
-        ("maxLength", json!(9)),
-        ("minLength", json!(1)),
-        ("requires", json!(["other"])),
-        ("conflicts", json!(["other"])),
-    ] {
-        let mut spec = json!({
-            "specVersion": 1, "name": "decl", "version": "1.0.0", "summary": "Declare.",
-            "globalFlags": [
-                {"name": "profile", "description": "A profile."},
-                {"name": "other", "description": "Another."},
-            ],
-            "commands": [{"name": "go", "description": "Go."}],
-        });
-        spec["globalFlags"][0][key] = value;
-        let registry = registry(&spec);
-        let pointer = format!("/globalFlags/0/{key}");
-        for err in [
-            pas_emit::emit(&registry).map(drop).unwrap_err(),
-            pas_emit::check(&registry).unwrap_err(),
-            pas_emit::handler_signatures(&registry)
-                .map(drop)
-                .unwrap_err(),
-        ] {
-            assert_eq!(err.code, pas_emit::UNSUPPORTED_SPEC, "{err:?}");
-            assert_eq!(err.pointer, pointer, "{err:?}");
-            assert!(
-                err.message.contains(&format!("`{key}` at {pointer}")),
-                "{err:?}"
-            );
-            assert!(err.hint.contains("pas::App::new"), "{err:?}");
-        }
-    }
-    let mut spec = json!({
+fn a_global_flags_constraints_travel_in_the_tools_declared_key() {
+    let spec = json!({
         "specVersion": 1, "name": "decl", "version": "1.0.0", "summary": "Declare.",
-        "globalFlags": [{"name": "level", "type": "integer", "description": "A level."}],
+        "globalFlags": [
+            {"name": "profile", "description": "A profile.", "pattern": "^[a-z]+$", "maxLength": 9},
+            {"name": "level", "type": "integer", "description": "A level.", "minimum": 1},
+        ],
         "commands": [{"name": "go", "description": "Go."}],
     });
-    spec["globalFlags"][0]["minimum"] = json!(1);
-    spec["globalFlags"][0]["maximum"] = json!(3);
-    let err = pas_emit::check(&registry(&spec)).unwrap_err();
-    assert_eq!(err.pointer, "/globalFlags/0/minimum");
-    assert!(
-        err.message.contains("`maximum` at /globalFlags/0/maximum"),
-        "{err:?}"
+    let registry = registry(&spec);
+    let code = pas_emit::emit_file(&registry, "decl.json").unwrap();
+    let keys = declared_keys(&code);
+    assert_eq!(keys.len(), 1, "{code}");
+    assert_eq!(
+        keys[0],
+        json!({"globalFlags": {
+            "level": {"minimum": 1},
+            "profile": {"maxLength": 9, "pattern": "^[a-z]+$"},
+        }})
     );
+    let tool: ToolDeclared = serde_json::from_value(keys[0].clone()).unwrap();
+    assert_eq!(Some(tool), ToolDeclared::of(&registry));
 }

@@ -115,7 +115,7 @@ fn tool(tool: &ToolAttrs, ctxt: &Ctxt) -> Profile {
     {
         ctxt.spanned(
             lit,
-            format!("`declared` is the spec's `auth` and `requirements` as a JSON object: {err}"),
+            format!("`declared` is the spec's `auth`, `requirements` and `globalFlags` (by name: their constraints and relations) as a JSON object: {err}"),
         );
     }
     let roles = pas_spec::robot::ExitRole::ALL.map(pas_spec::robot::ExitRole::as_str);

@@ -23,6 +23,9 @@ pub struct ToolDeclared {
     /// The spec's `requirements`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub requirements: Vec<Requirement>,
+    /// Each global flag's constraints and relations, by the flag's name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub global_flags: BTreeMap<String, ParameterDeclared>,
 }
 
 impl ToolDeclared {
@@ -31,14 +34,25 @@ impl ToolDeclared {
         let declared = ToolDeclared {
             auth: registry.auth.clone(),
             requirements: registry.requirements.clone(),
+            global_flags: declared_parameters(&registry.global_flags),
         };
         (declared != ToolDeclared::default()).then_some(declared)
     }
 
-    /// Puts the declarations into `registry`.
-    pub fn apply(self, registry: &mut Registry) {
+    /// Puts the declarations into `registry`, each global flag's by its name. A name the tool
+    /// has no global flag of is an error naming it (nothing is applied then).
+    pub fn apply(self, registry: &mut Registry) -> Result<(), String> {
+        if let Some(problem) = unknown_name(
+            &self.global_flags,
+            &registry.global_flags,
+            "the tool's `declared`",
+        ) {
+            return Err(problem);
+        }
         registry.auth = self.auth;
         registry.requirements = self.requirements;
+        apply_parameters(self.global_flags, &mut registry.global_flags);
+        Ok(())
     }
 }
 
@@ -132,11 +146,7 @@ impl CommandDeclared {
             needs: command.needs.clone(),
             side_effects: command.side_effects.clone(),
             untrusted: command.untrusted.clone(),
-            parameters: command
-                .parameters
-                .iter()
-                .filter_map(|p| Some((p.name.clone(), ParameterDeclared::of(p)?)))
-                .collect(),
+            parameters: declared_parameters(&command.parameters),
         };
         (declared != CommandDeclared::default()).then_some(declared)
     }
@@ -144,32 +154,16 @@ impl CommandDeclared {
     /// Puts the declarations into `command`, each parameter's by its name. A name the command
     /// has no parameter of is an error naming it (nothing is applied then).
     pub fn apply(self, command: &mut Command) -> Result<(), String> {
-        if let Some(name) = self
-            .parameters
-            .keys()
-            .find(|name| !command.parameters.iter().any(|p| &p.name == *name))
-        {
-            let known: Vec<&str> = command.parameters.iter().map(|p| p.name.as_str()).collect();
-            return Err(format!(
-                "`declared` of command `{}` names parameter `{name}`, which the command does not have (its parameters: {})",
-                command.name,
-                if known.is_empty() {
-                    "none".to_owned()
-                } else {
-                    known.join(", ")
-                }
-            ));
+        let owner = format!("`declared` of command `{}`", command.name);
+        if let Some(problem) = unknown_name(&self.parameters, &command.parameters, &owner) {
+            return Err(problem);
         }
         command.auth = self.auth;
         command.scopes = self.scopes;
         command.needs = self.needs;
         command.side_effects = self.side_effects;
         command.untrusted = self.untrusted;
-        for (name, declared) in self.parameters {
-            if let Some(param) = command.parameters.iter_mut().find(|p| p.name == name) {
-                declared.apply(param);
-            }
-        }
+        apply_parameters(self.parameters, &mut command.parameters);
         Ok(())
     }
 
@@ -183,5 +177,40 @@ impl CommandDeclared {
                 SideEffectKind::Filesystem | SideEffectKind::Background
             )
         })
+    }
+}
+
+fn declared_parameters(params: &[Parameter]) -> BTreeMap<String, ParameterDeclared> {
+    params
+        .iter()
+        .filter_map(|p| Some((p.name.clone(), ParameterDeclared::of(p)?)))
+        .collect()
+}
+
+/// The error of a declared name `params` has no parameter of.
+fn unknown_name(
+    declared: &BTreeMap<String, ParameterDeclared>,
+    params: &[Parameter],
+    owner: &str,
+) -> Option<String> {
+    let name = declared
+        .keys()
+        .find(|name| !params.iter().any(|p| &p.name == *name))?;
+    let known: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+    Some(format!(
+        "{owner} names parameter `{name}`, which is not there (the parameters: {})",
+        if known.is_empty() {
+            "none".to_owned()
+        } else {
+            known.join(", ")
+        }
+    ))
+}
+
+fn apply_parameters(declared: BTreeMap<String, ParameterDeclared>, params: &mut [Parameter]) {
+    for (name, declared) in declared {
+        if let Some(param) = params.iter_mut().find(|p| p.name == name) {
+            declared.apply(param);
+        }
     }
 }

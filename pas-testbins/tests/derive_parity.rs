@@ -1,4 +1,5 @@
-//! Every spec of `specs/` and `tests/fixtures/valid/` that pas-emit accepts, compiled with
+//! Every spec of `specs/` and `tests/fixtures/valid/` that pas-emit accepts (and
+//! `tests/fixtures/declared-global.yaml`, global flags with constraints), compiled with
 //! `pas::include_spec!`: the registry the derive-built tool prints back (`--pas-spec`,
 //! `pas::registry_of`) is the spec's own, in the emitter's canonical form. The declarations the
 //! runtime enforces (credentials, requirements, side effects, untrusted fields, parameter
@@ -40,6 +41,7 @@ compiled! {
     robot => "../tests/fixtures/valid/robot.yaml",
     stdin_input => "../tests/fixtures/valid/stdin-input.yaml",
     word_counter_fixture => "../tests/fixtures/valid/word-counter.yaml",
+    declared_global => "../tests/fixtures/declared-global.yaml",
 }
 
 /// Specs pas-emit accepts whose code the derive refuses to compile: a `list` command without an

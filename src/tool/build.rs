@@ -176,8 +176,8 @@ pub(crate) fn registry(
         requirements: Vec::new(),
         changelog: tool.changelog,
     };
-    if let Some(declared) = tool.declared {
-        declared.apply(&mut registry);
+    if let Some(Err(problem)) = tool.declared.map(|d| d.apply(&mut registry)) {
+        misdeclared.push(problem);
     }
     (registry, schemas, misdeclared)
 }
