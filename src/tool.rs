@@ -124,6 +124,7 @@ pub trait AgentTool {
 pub mod private {
     pub use super::probe::{
         JsonSchemaOf, NoJsonSchema, NoToolFields, Probe, ToolFieldsOf, changelog_from_json,
-        robot_from_json, schema_from_json, schema_of,
+        command_declared_from_json, robot_from_json, schema_from_json, schema_of,
+        tool_declared_from_json,
     };
 }

@@ -39,6 +39,10 @@ pub(crate) fn tool(
         let json = lit(&serde_json::to_string(&registry.changelog).unwrap_or_default());
         keys.push(quote!(changelog = #json));
     }
+    if let Some(declared) = pas_spec::derive_declared::ToolDeclared::of(registry) {
+        let json = lit(&serde_json::to_string(&declared).unwrap_or_default());
+        keys.push(quote!(declared = #json));
+    }
     if let Some(robot) = &registry.robot {
         let json = lit(&serde_json::to_string(robot).unwrap_or_default());
         keys.push(quote!(robot = #json));
@@ -197,6 +201,10 @@ pub(crate) fn command_keys(
     if !command.compact_omit.is_empty() {
         let omit = lit(&command.compact_omit.join(","));
         keys.push(quote!(compact_omit = #omit));
+    }
+    if let Some(declared) = pas_spec::derive_declared::CommandDeclared::of(command) {
+        let json = lit(&serde_json::to_string(&declared).unwrap_or_default());
+        keys.push(quote!(declared = #json));
     }
     Ok(keys)
 }

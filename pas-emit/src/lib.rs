@@ -77,6 +77,12 @@ pub fn is_generated(text: &str) -> bool {
         .is_some_and(|line| line.contains(GENERATED))
 }
 
+/// Whether the emitter can write `registry` at all: the same refusal [`emit`] and
+/// [`handler_signatures`] give, before any file is written.
+pub fn check(registry: &Registry) -> Result<(), EmitError> {
+    plan::plan(registry).map(drop)
+}
+
 /// The items of the generated module for `registry`: types, the `Handlers` trait and `app`.
 pub fn emit(registry: &Registry) -> Result<TokenStream, EmitError> {
     let plan = plan::plan(registry)?;

@@ -688,3 +688,46 @@ fn a_job_spec_scaffolds_and_passes_the_job_status_check() {
         .expect("fm49.job_status ran");
     assert_eq!(fm49["status"], "pass", "{fm49}");
 }
+
+/// A spec the derive cannot express (here a single root command beside global flags) is refused
+/// before any file is written, with its place in the spec (`file:line:col`, and `line`/`column`
+/// in the details).
+#[test]
+fn a_spec_the_derive_cannot_express_is_refused_with_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("single.yaml");
+    std::fs::write(
+        &spec,
+        "specVersion: 1\nname: single\nversion: 1.0.0\nsummary: One.\nglobalFlags:\n  - name: profile\n    description: P.\ncommands:\n  - name: go\n    description: Go.\n    path: []\n",
+    )
+    .unwrap();
+    let out = dir.path().join("single");
+    let assert = new_project(&spec, &out, &[]).code(101);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains("single.yaml:5:"), "{stderr}");
+    let error: serde_json::Value = serde_json::from_str(&stderr).unwrap();
+    assert_eq!(error["error"], "UNSUPPORTED_SPEC", "{error}");
+    assert_eq!(error["details"]["pointer"], "/globalFlags", "{error}");
+    assert_eq!(error["details"]["line"], 5, "{error}");
+    assert!(!out.exists(), "nothing is written");
+}
+
+/// The fixture of every declaration the runtime enforces scaffolds: what it declares travels
+/// in `declared = "..."` keys of the generated code.
+#[test]
+fn a_spec_with_declarations_scaffolds_with_declared_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("decl");
+    new_project(
+        &repo().join("tests/fixtures/valid/declared.yaml"),
+        &out,
+        &[],
+    )
+    .success();
+    let generated = std::fs::read_to_string(out.join("src/generated.rs")).unwrap();
+    assert_eq!(generated.matches("declared = ").count(), 4, "{generated}");
+    assert!(
+        generated.contains(r#"\"pattern\":\"^[a-z ]+$\""#),
+        "{generated}"
+    );
+}

@@ -36,6 +36,8 @@ pub(crate) struct ToolAttrs {
     pub robot: Option<LitStr>,
     /// `changelog = "[...]"`: the releases as the spec's JSON (failure mode 22).
     pub changelog: Option<LitStr>,
+    /// `declared = "{...}"`: the tool's `auth` and `requirements` as the spec's JSON.
+    pub declared: Option<LitStr>,
 }
 
 /// `resource("/notes/{id}", cat, stat, rm, "One note")`: a path template, the verbs it offers,
@@ -114,6 +116,9 @@ pub(crate) struct CommandAttrs {
     pub poll_interval_ms: Option<LitInt>,
     /// `job_timeout_ms = 60000` (a `kind = "job"` command).
     pub job_timeout_ms: Option<LitInt>,
+    /// `declared = "{...}"`: credentials, requirements, side effects, untrusted fields and
+    /// parameter constraints, as the spec's JSON.
+    pub declared: Option<LitStr>,
 }
 
 /// `deprecated` or `deprecated(replacement = "...", since = "...", message = "...")`.
@@ -186,6 +191,7 @@ pub(crate) fn tool(attrs: &[Attribute], scope: Scope, ctxt: &Ctxt) -> ToolAttrs 
             "resource" => tool.resources.extend(resource(&entry, usage, ctxt)),
             "robot" => tool.robot = entry.string(usage, ctxt),
             "changelog" => tool.changelog = entry.string(usage, ctxt),
+            "declared" => tool.declared = entry.string(usage, ctxt),
             "command" => {
                 if let Some(entries) = entry.nested(usage, ctxt) {
                     tool.command = Some((
@@ -280,6 +286,7 @@ fn command_entries(entries: Vec<Entry>, scope: Scope, ctxt: &Ctxt) -> CommandAtt
             "lock" => command.lock = entry.string(usage, ctxt),
             "poll_interval_ms" => command.poll_interval_ms = entry.int(usage, ctxt),
             "job_timeout_ms" => command.job_timeout_ms = entry.int(usage, ctxt),
+            "declared" => command.declared = entry.string(usage, ctxt),
             _ => unreachable!("every command key is handled"),
         }
     }

@@ -72,10 +72,17 @@ fn implementation(input: &Input) -> TokenStream {
     let checks_input = checks_input(input);
     let takes_locks = takes_locks(input);
     let confirms = confirms(input);
-    // No `#[agent(...)]` key declares value constraints, requirements, credentials or side
-    // effects: only a nested type that does not know says yes.
-    let declares_checks = any_command(input, &|_| false, quote!(DECLARES_CHECKS));
-    let offers_cleanup = any_command(input, &|_| false, quote!(OFFERS_CLEANUP));
+    // Value constraints, requirements, credentials and side effects come only from `declared`
+    // keys (or a nested type that does not know).
+    let mut declares_checks = any_command(
+        input,
+        &|command| command.declared.is_some(),
+        quote!(DECLARES_CHECKS),
+    );
+    if input.tool.declared.is_some() {
+        declares_checks = quote!(true);
+    }
+    let offers_cleanup = any_command(input, &offers_cleanup, quote!(OFFERS_CLEANUP));
     // The profile as a constant too, so `App::from_tool` links only that profile.
     let profile = match input.tool.profile.as_ref().map(LitStr::value).as_deref() {
         Some("compose") => quote!(Compose),
@@ -148,6 +155,15 @@ fn implementation(input: &Input) -> TokenStream {
             }
         }
     }
+}
+
+/// Whether a command's `declared` names a `filesystem` or `background` side effect (what
+/// `cleanup` undoes): read by `App::from_tool` at compile time to link `cleanup` only then.
+fn offers_cleanup(command: &CommandAttrs) -> bool {
+    command.declared.as_ref().is_some_and(|lit| {
+        serde_json::from_str::<pas_spec::derive_declared::CommandDeclared>(&lit.value())
+            .is_ok_and(|declared| declared.offers_cleanup())
+    })
 }
 
 /// Whether a command of the type, or of a type nested in it, is `kind = "job"`: read by
@@ -306,6 +322,11 @@ fn tool(tool: &ToolAttrs) -> TokenStream {
         || quote!(::std::vec::Vec::new()),
         |lit| quote!(::pas::__private::changelog_from_json(#lit)),
     );
+    let declared = option(
+        tool.declared
+            .as_ref()
+            .map(|lit| quote!(::pas::__private::tool_declared_from_json(#lit))),
+    );
     let resources = tool.resources.iter().map(|resource| {
         let path = string(&resource.path);
         let description = option(resource.description.as_ref().map(string));
@@ -343,6 +364,7 @@ fn tool(tool: &ToolAttrs) -> TokenStream {
             resources: ::std::vec![#(#resources),*],
             robot: #robot,
             changelog: #changelog,
+            declared: #declared,
         }
     }
 }
@@ -563,6 +585,12 @@ fn command_meta(command: &CommandAttrs) -> TokenStream {
     }
     if let Some(confirm) = command.confirm {
         set("confirm", quote!(#confirm));
+    }
+    if let Some(lit) = &command.declared {
+        set(
+            "declared",
+            some(quote!(::pas::__private::command_declared_from_json(#lit))),
+        );
     }
     if let Some(seconds) = command.timeout.as_ref().and_then(crate::limits::seconds) {
         let seconds = proc_macro2::Literal::f64_suffixed(seconds);

@@ -103,6 +103,7 @@
 //! | `profile` | `profile = "pas"` | `profile`: `"pas"`, `"compose"`, `"robot"` |
 //! | `schema_version` | `schema_version = "1.0.0"` | `schemaVersion` (robot) |
 //! | `changelog` | `changelog = "[{\"version\": \"1.0.0\", \"changes\": [\"...\"]}]"` (the spec's list as JSON) | `changelog` |
+//! | `declared` | `declared = "{\"auth\": {\"env\": [\"TOKEN\"]}, \"requirements\": [...]}"` (the spec's JSON; `"globalFlags": {"NAME": {...}}` for a global flag's constraints) | `auth`, `requirements`, global flags' `minimum`, `maximum`, `minLength`, `maxLength`, `pattern`, `requires`, `conflicts` |
 //! | `exit_code` | `exit_code(100, FILE_NOT_FOUND, "File not found")`, then optionally `blocking` or `success`, and a string: the invocation that triggers it | one of `exitCodes`; repeatable |
 //! | `example` | `example("tool --agent a.txt", "Count one file")` (description optional) | one of `examples`; repeatable |
 //! | `anti_pattern` | `anti_pattern("tool *.txt > out", "Use --agent")` | one of `antiPatterns`; repeatable |
@@ -115,6 +116,7 @@
 //! |---|---|---|
 //! | `name` | `name = "task.create"` | `name` (dotted kebab-case; default: the argv words joined by `.`) |
 //! | `category` | `category = "task"` | `category` |
+//! | `declared` | `declared = "{\"auth\": true, \"needs\": [\"git\"], \"parameters\": {\"title\": {\"maxLength\": 80}}}"` (the spec's JSON; a parameter by its name) | `auth`, `scopes`, `needs`, `sideEffects`, `untrusted`, and each named parameter's `minimum`, `maximum`, `minLength`, `maxLength`, `pattern`, `requires`, `conflicts` |
 //! | `description` | `description = "..."` | `description`; only in a struct's `command(...)`, whose doc comment is the tool's (a variant's description is its doc comment) |
 //! | `effect` | `effect = "write"` | `effect`: `"read"`, `"write"`, `"destructive"` |
 //! | `idempotent` | `idempotent`, `idempotent = false` | `idempotent` |

@@ -126,4 +126,30 @@ mod tests {
         assert!(!out.contains("compile_error"), "{out}");
         assert!(out.contains("trait Handlers"), "{out}");
     }
+
+    #[test]
+    fn a_spec_the_derive_cannot_express_is_a_compile_error_at_its_line() {
+        let out = expand(
+            "specVersion: 1\nname: x\nversion: 1.0.0\nsummary: X.\nglobalFlags:\n  - name: profile\n    description: P.\ncommands:\n  - name: go\n    description: Go.\n    path: []\n",
+            "single.yaml",
+        );
+        assert!(out.contains("compile_error"), "{out}");
+        assert!(out.contains("error[UNSUPPORTED_SPEC]"), "{out}");
+        assert!(
+            out.contains("single.yaml:5:"),
+            "the error names line 5: {out}"
+        );
+        assert!(!out.contains("trait Handlers"), "{out}");
+    }
+
+    #[test]
+    fn the_declared_fixture_expands_with_its_declared_keys() {
+        let fixture = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/fixtures/valid/declared.yaml"
+        );
+        let out = expand(&std::fs::read_to_string(fixture).unwrap(), "declared.yaml");
+        assert!(!out.contains("compile_error"), "{out}");
+        assert_eq!(out.matches("declared =").count(), 4, "{out}");
+    }
 }

@@ -109,6 +109,15 @@ fn tool(tool: &ToolAttrs, ctxt: &Ctxt) -> Profile {
             format!("`changelog` is the spec's changelog as a JSON list: {err}"),
         );
     }
+    if let Some(lit) = &tool.declared
+        && let Err(err) =
+            serde_json::from_str::<pas_spec::derive_declared::ToolDeclared>(&lit.value())
+    {
+        ctxt.spanned(
+            lit,
+            format!("`declared` is the spec's `auth`, `requirements` and `globalFlags` (by name: their constraints and relations) as a JSON object: {err}"),
+        );
+    }
     let roles = pas_spec::robot::ExitRole::ALL.map(pas_spec::robot::ExitRole::as_str);
     for exit in &tool.exit_codes {
         if let Some(role) = &exit.role {
@@ -185,6 +194,15 @@ struct Codes<'a> {
 }
 
 fn command(command: &CommandAttrs, codes: &Codes, ctxt: &Ctxt) {
+    if let Some(lit) = &command.declared
+        && let Err(err) =
+            serde_json::from_str::<pas_spec::derive_declared::CommandDeclared>(&lit.value())
+    {
+        ctxt.spanned(
+            lit,
+            format!("`declared` is the spec's `auth`, `scopes`, `needs`, `sideEffects`, `untrusted` and `parameters` (by name: `minimum`, `maximum`, `minLength`, `maxLength`, `pattern`, `requires`, `conflicts`) as a JSON object: {err}"),
+        );
+    }
     if let Some(name) = &command.name {
         dotted(name, "command name", ctxt);
     }

@@ -57,6 +57,7 @@
 pub mod argv_tree;
 pub mod builtin_codes;
 pub mod declare;
+pub mod derive_declared;
 pub mod diagnostic;
 pub mod diagnostic_codes;
 pub mod faces;

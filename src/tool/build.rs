@@ -16,7 +16,7 @@ use super::walk::{self, Found};
 /// Panics when clap's command tree and the derive disagree, which only a misuse of the derive
 /// causes (see the crate docs); a test calling this once catches it.
 pub fn registry_of<T: AgentTool + CommandFactory>() -> Registry {
-    let (mut registry, schemas) = registry(
+    let (mut registry, schemas, _) = registry(
         &T::command(),
         T::agent_tool(),
         T::agent_node(),
@@ -122,7 +122,7 @@ pub(crate) fn registry(
     tool: ToolMeta,
     node: super::Node,
     type_name: &str,
-) -> (Registry, SchemaFill) {
+) -> (Registry, SchemaFill, Vec<String>) {
     let walked = walk::walk(root, node, type_name);
     let summary = match root.get_about() {
         Some(about) => params::plain_text(about),
@@ -135,6 +135,7 @@ pub(crate) fn registry(
     };
     let name = root.get_name().to_owned();
     let mut schemas = SchemaFill::default();
+    let mut misdeclared = Vec::new();
     let commands = walked
         .commands
         .into_iter()
@@ -144,10 +145,15 @@ pub(crate) fn registry(
             if lazy.0.is_some() || lazy.1.is_some() {
                 schemas.commands.push((index, lazy.0, lazy.1));
             }
-            command(found, &name)
+            let mut declared = found.meta.declared.clone();
+            let mut command = command(found, &name);
+            if let Some(Err(problem)) = declared.take().map(|d| d.apply(&mut command)) {
+                misdeclared.push(problem);
+            }
+            command
         })
         .collect();
-    let registry = Registry {
+    let mut registry = Registry {
         spec_version: SPEC_VERSION,
         name,
         version: root
@@ -170,7 +176,10 @@ pub(crate) fn registry(
         requirements: Vec::new(),
         changelog: tool.changelog,
     };
-    (registry, schemas)
+    if let Some(Err(problem)) = tool.declared.map(|d| d.apply(&mut registry)) {
+        misdeclared.push(problem);
+    }
+    (registry, schemas, misdeclared)
 }
 
 /// clap's long about without its first paragraph, which is the summary: clap's derive makes the

@@ -31,6 +31,8 @@ pub struct ToolMeta {
     pub robot: Option<pas_spec::robot::RobotSettings>,
     /// `changelog = "[...]"`: the releases `changelog` prints (as the spec's JSON).
     pub changelog: Vec<pas_spec::ChangelogEntry>,
+    /// `declared = "{...}"`: the tool's `auth` and `requirements` (as the spec's JSON).
+    pub declared: Option<pas_spec::derive_declared::ToolDeclared>,
 }
 
 /// `CARGO_PKG_*` of the crate that derived the tool.
@@ -105,6 +107,9 @@ pub struct CommandMeta {
     pub lock: Option<String>,
     /// `poll_interval_ms`, `job_timeout_ms`: a `kind = "job"` command's settings.
     pub job: Option<pas_spec::job::JobSettings>,
+    /// `declared = "{...}"`: the command's credentials, requirements, side effects, untrusted
+    /// fields and parameter constraints (as the spec's JSON).
+    pub declared: Option<pas_spec::derive_declared::CommandDeclared>,
 }
 
 /// A JSON Schema made only when asked for. Building a type's schema (schemars) is a visible

@@ -93,6 +93,16 @@ pub fn robot_from_json(text: &str) -> pas_spec::robot::RobotSettings {
     serde_json::from_str(text).expect("#[derive(AgentTool)] checked these robot settings")
 }
 
+/// The tool's `declared = "{...}"`, which the derive has checked.
+pub fn tool_declared_from_json(text: &str) -> pas_spec::derive_declared::ToolDeclared {
+    serde_json::from_str(text).expect("#[derive(AgentTool)] checked these declarations")
+}
+
+/// A command's `declared = "{...}"`, which the derive has checked.
+pub fn command_declared_from_json(text: &str) -> pas_spec::derive_declared::CommandDeclared {
+    serde_json::from_str(text).expect("#[derive(AgentTool)] checked these declarations")
+}
+
 /// The changelog written as JSON text (`changelog = "[...]"`), which the derive has checked.
 pub fn changelog_from_json(text: &str) -> Vec<pas_spec::ChangelogEntry> {
     serde_json::from_str(text).expect("#[derive(AgentTool)] checked this changelog")

@@ -28,7 +28,7 @@ impl App {
         let command = T::command();
         // The output and input schemas are made only when a face shows them (see `App::run_from`);
         // a resource tool's verbs are built from the registry, so it gets them at once.
-        let (mut registry, mut schemas) = build::registry(
+        let (mut registry, mut schemas, misdeclared) = build::registry(
             &command,
             T::agent_tool(),
             T::agent_node(),
@@ -43,6 +43,7 @@ impl App {
             .map(|command| command.name.clone())
             .collect();
         let handler = Arc::new(handler);
+        let misdeclared: Arc<[String]> = misdeclared.into();
         // Only the profile the derive named is linked in, jobs only for a tool with a job command
         // and idempotency keys only for one that changes state; likewise the declared checks,
         // input schema checks, `cleanup`, locks and the confirm guard only for a tool that
@@ -61,6 +62,7 @@ impl App {
         app.schemas = build::PendingSchemas::new(Some(schemas));
         for name in names {
             let handler = Arc::clone(&handler);
+            let misdeclared = Arc::clone(&misdeclared);
             app = app.handler(name, move |args: &Args, ctx: &Context| {
                 // clap parsed argv with this very command, so this fails only on a bug.
                 let value = T::from_arg_matches(args.root_matches()).map_err(|err| {
@@ -68,6 +70,11 @@ impl App {
                         "the parsed arguments do not fit the tool's type: {err}"
                     ))
                 })?;
+                // A `declared` key naming a parameter its command lacks fails every call
+                // rather than run a handler without the checks it was meant to have.
+                if let Some(problem) = misdeclared.first() {
+                    return Err(Error::internal(problem.clone()));
+                }
                 handler(value, ctx)
             });
         }

@@ -364,6 +364,18 @@ pub fn unsupported(err: pas_emit::EmitError) -> pas::Error {
         .with_details(serde_json::json!({ "pointer": err.pointer }))
 }
 
+/// [`unsupported`], placed in the spec's text: `file:line:col` leads the message and the
+/// details say `line` and `column`, as `pas-gen check` places its diagnostics.
+pub fn unsupported_in(err: pas_emit::EmitError, source: &pas_spec::Source) -> pas::Error {
+    let (line, column) = pas_spec::SourceMap::build(source).nearest(&err.pointer);
+    pas::Error::new(
+        err.code,
+        format!("{}:{line}:{column}: {}", source.name, err.message),
+    )
+    .with_suggestion(err.hint)
+    .with_details(serde_json::json!({ "pointer": err.pointer, "line": line, "column": column }))
+}
+
 fn template_error(message: String) -> pas::Error {
     pas::Error::new("TEMPLATE_ERROR", message).with_suggestion(
         "fix the template (see pas-gen/templates/ in the pas repository for the defaults)",
@@ -383,7 +395,10 @@ pub fn load_spec(name: &str) -> Result<(pas_spec::Source, Registry), pas::Error>
     let (registry, diagnostics) = pas_spec::check_source(&source);
     let errors: Vec<&pas_spec::Diagnostic> = diagnostics.iter().filter(|d| d.is_error()).collect();
     match registry {
-        Some(registry) if errors.is_empty() => Ok((source, registry)),
+        Some(registry) if errors.is_empty() => match pas_emit::check(&registry) {
+            Ok(()) => Ok((source, registry)),
+            Err(err) => Err(unsupported_in(err, &source)),
+        },
         _ => {
             let details: Vec<serde_json::Value> = errors
                 .iter()

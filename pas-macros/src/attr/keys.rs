@@ -54,6 +54,10 @@ pub(crate) const TOOL: &[(&str, &str)] = &[
         "resource(\"/notes/{id}\", cat, stat, rm, \"One note\")",
     ),
     ("robot", "robot = \"{\\\"sessions\\\": {...}}\""),
+    (
+        "declared",
+        "declared = \"{\\\"auth\\\": {\\\"env\\\": [\\\"TOKEN\\\"]}}\"",
+    ),
 ];
 
 /// Keys of one command, with how each is written.
@@ -102,6 +106,10 @@ pub(crate) const COMMAND: &[(&str, &str)] = &[
     ("lock", "lock = \"deploy\""),
     ("poll_interval_ms", "poll_interval_ms = 500"),
     ("job_timeout_ms", "job_timeout_ms = 60000"),
+    (
+        "declared",
+        "declared = \"{\\\"auth\\\": true, \\\"parameters\\\": {\\\"title\\\": {\\\"maxLength\\\": 80}}}\"",
+    ),
 ];
 
 /// Keys inside `deprecated(...)`.

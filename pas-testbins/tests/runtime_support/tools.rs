@@ -45,6 +45,16 @@ pub fn spec_cli(spec: impl AsRef<OsStr>, reply: &str, args: &[&str]) -> Command 
     cmd
 }
 
+/// `pas-declared-derive`: `tests/fixtures/valid/declared.yaml` through `include_spec!`, with
+/// the echo handlers of [`spec_cli`] (`reply`, or `PAS_SPEC_CLI_FAIL`).
+pub fn declared_derive(reply: &str, args: &[&str]) -> Command {
+    let mut cmd = cleared(Command::new(env!("CARGO_BIN_EXE_pas-declared-derive")));
+    cmd.args(args)
+        .env("PAS_SPEC_CLI_REPLY", reply)
+        .env_remove("PAS_SPEC_CLI_FAIL");
+    cmd
+}
+
 /// `pas-limits-demo` built from its spec (the derive when `LIMITS_DEMO_DERIVE` is set).
 pub fn limits_demo(args: &[&str]) -> Command {
     let mut cmd = cleared(Command::new(env!("CARGO_BIN_EXE_pas-limits-demo")));
