@@ -1,6 +1,7 @@
 //! What a tool author writes with `#[derive(AgentTool)]` and gets back as written: a flag-only
 //! secret (`#[agent(secret)]`, no environment variable to hide), one-line doc comments that keep
-//! their final period, and numbers that may be negative.
+//! their final period, numbers that may be negative, and a list of items of any shape
+//! (`output = serde_json::Value`: no schema, as a spec's list without `outputSchema`).
 
 use clap::{Parser, Subcommand};
 use pas::AgentTool;
@@ -27,6 +28,9 @@ enum Commands {
         #[arg(long, default_value_t = 10)]
         limit: i64,
     },
+    /// Export every bookmark as its service stores it.
+    #[agent(kind = "list", output = serde_json::Value)]
+    Export,
     /// Move a bookmark by an offset.
     ///
     /// The offset may be negative.
@@ -71,4 +75,16 @@ fn the_registry_is_a_valid_spec() {
         .filter(|d| d.is_error())
         .collect();
     assert!(diagnostics.is_empty(), "{diagnostics:#?}");
+}
+
+#[test]
+fn a_list_of_any_json_has_no_output_schema() {
+    let registry = registry();
+    let export = registry
+        .commands
+        .iter()
+        .find(|c| c.name == "export")
+        .expect("the export command");
+    assert_eq!(export.output, pas::spec::OutputKind::List);
+    assert_eq!(export.output_schema, None, "{export:?}");
 }

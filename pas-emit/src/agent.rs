@@ -131,9 +131,16 @@ pub(crate) fn command_keys(
             keys.push(quote!(job_timeout_ms = #ms));
         }
     }
-    if let Some(schema) = &command.output_schema {
-        let schema = lit(&schema.to_string());
-        keys.push(quote!(output_schema = #schema));
+    match &command.output_schema {
+        Some(schema) => {
+            let schema = lit(&schema.to_string());
+            keys.push(quote!(output_schema = #schema));
+        }
+        // A list whose items the spec leaves undescribed: JSON of any shape, no schema.
+        None if command.output == OutputKind::List => {
+            keys.push(quote!(output = serde_json::Value));
+        }
+        None => {}
     }
     if let Some(schema) = &command.input_schema {
         let schema = lit(&schema.to_string());

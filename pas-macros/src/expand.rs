@@ -498,7 +498,9 @@ fn command_meta(command: &CommandAttrs) -> TokenStream {
         };
         set("output", quote!(::pas::spec::OutputKind::#variant));
     }
-    if let Some(output) = &command.output {
+    // `output = serde_json::Value`: items of any shape, which no schema describes (a spec's
+    // `list` without `outputSchema`), so the registry holds none rather than schemars' `true`.
+    if let Some(output) = command.output.as_ref().filter(|ty| !is_any_json(ty)) {
         set("output_schema_lazy", some(schema_of(output)));
     }
     if let Some(input) = &command.input {
@@ -647,6 +649,20 @@ fn command_meta(command: &CommandAttrs) -> TokenStream {
             ..::core::default::Default::default()
         }
     }
+}
+
+/// Whether `ty` is spelled `serde_json::Value` (or `::serde_json::Value`): output of any shape.
+fn is_any_json(ty: &Type) -> bool {
+    let Type::Path(path) = ty else {
+        return false;
+    };
+    let names: Vec<String> = path
+        .path
+        .segments
+        .iter()
+        .map(|segment| segment.ident.to_string())
+        .collect();
+    path.qself.is_none() && names == ["serde_json", "Value"]
 }
 
 /// The JSON Schema of an output or input type, made when asked for, spanned at the type so

@@ -257,7 +257,7 @@ fn command(command: &CommandAttrs, codes: &Codes, ctxt: &Ctxt) {
     match (kind, &command.output, &command.kind) {
         (Some(OutputKind::List), None, Some(lit)) if command.output_schema.is_none() => ctxt.spanned(
             lit,
-            "a `list` command needs the type of one item: add `output = Item` (a type deriving `schemars::JsonSchema`)",
+            "a `list` command needs the type of one item: add `output = Item` (a type deriving `schemars::JsonSchema`), or `output = serde_json::Value` for items of any shape (no schema)",
         ),
         (Some(kind @ (OutputKind::None | OutputKind::Document)), Some(output), _) => ctxt.spanned(
             output,

@@ -71,8 +71,8 @@ fn installed(program: &str) -> Option<semver::Version> {
 }
 
 /// The first `MAJOR.MINOR[.PATCH]` in a text, missing parts read as 0 (`git version 2.39.2`,
-/// `Python 3.12`, `v20.1.0`). Scanned by hand: `doctor` reaches this on every tool, and a
-/// regex engine here would be linked into all of them for one fixed shape.
+/// `Python 3.12`, `v20.1.0`). Scanned by hand: a tool that declares a versioned requirement but
+/// no `pattern` would otherwise link a regex engine for this one fixed shape.
 pub(crate) fn first_version(text: &str) -> Option<semver::Version> {
     let bytes = text.as_bytes();
     // Each run of digits, in order: a version starts at the first one followed by `.DIGIT`.
