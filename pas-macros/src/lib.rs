@@ -124,7 +124,7 @@
 //! | `kind` | `kind = "list"` | `output`: `"object"` (default), `"list"`, `"document"`, `"events"`, `"none"`, `"job"` (an async job: the call answers a job descriptor, `TOOL job status ID` the result) |
 //! | `poll_interval_ms` | `poll_interval_ms = 500` | `job.pollIntervalMs` (a `kind = "job"` command; default 1000) |
 //! | `job_timeout_ms` | `job_timeout_ms = 60000` | `job.timeoutMs` (a `kind = "job"` command; default 3600000) |
-//! | `output` | `output = Task` | `outputSchema` (of one item for lists), from `schemars`; required for `kind = "list"` |
+//! | `output` | `output = Task` | `outputSchema` (of one item for lists), from `schemars`; required for `kind = "list"`, where `output = serde_json::Value` says items of any shape (no `outputSchema`, as a spec's list without one) |
 //! | `input` | `input = NewTask` | `inputSchema`, from `schemars` |
 //! | `output_schema` | `output_schema = "{\"type\":\"object\"}"` | `outputSchema`, exactly this JSON (what spec-first code writes); instead of `output` |
 //! | `input_schema` | `input_schema = "{...}"` | `inputSchema`, exactly this JSON; instead of `input` |
