@@ -801,12 +801,13 @@ impl App {
         let ran = panics::catch(|| -> Result<T, Stop> {
             // The tool's own commands answer the tool's own codes (verbs answer the runtime's).
             let reply = handler(&args, &context).map_err(|error| match selected {
-                Selected::Declared(_) => match declared {
-                    Some(declared) => {
-                        undeclared::check(registry, (declared.decorate_error)(registry, error))
-                    }
-                    None => undeclared::check(registry, error),
-                },
+                Selected::Declared(_) => {
+                    let error = match declared {
+                        Some(declared) => (declared.decorate_error)(registry, error),
+                        None => error,
+                    };
+                    undeclared::check(registry, error)
+                }
                 Selected::Verb(_) => error,
             });
             // A job's detached run records its outcome in the job's manifest.

@@ -23,7 +23,7 @@
 use std::sync::Arc;
 
 use super::cap::Cap;
-use super::drive::{BATCH, SPARE, hand_over};
+use super::drive::{BATCH, SPARE, hand_over, next_line};
 use super::pending::PendingLines;
 use crate::ending::{Shared, Stop};
 use crate::panics;
@@ -47,15 +47,8 @@ pub(super) fn batched(
     let mut line = Vec::with_capacity(1024);
     let caught = panics::catch(|| -> Result<(), Stop> {
         loop {
-            if let Some(error) = shared.stop_requested() {
-                return Err(Stop::Failed(error));
-            }
-            line.clear();
-            line.push(SPARE);
-            match (stream.next)(encoding, &mut line) {
-                None => return Ok(()),
-                Some(Err(error)) => return Err(Stop::Failed(error)),
-                Some(Ok(())) => {}
+            if !next_line(shared, stream, encoding, &mut line)? {
+                return Ok(());
             }
             if !lines.push(&mut out, cap, &mut line)? {
                 return Ok(());

@@ -178,15 +178,8 @@ fn line_by_line(
     // the flusher runs, hands its lines over through it (see `render::pending`).
     let caught = panics::catch(|| -> Result<bool, Stop> {
         loop {
-            if let Some(error) = shared.stop_requested() {
-                return Err(Stop::Failed(error));
-            }
-            line.clear();
-            line.push(SPARE);
-            match (stream.next)(encoding, &mut line) {
-                None => return Ok(false),
-                Some(Err(error)) => return Err(Stop::Failed(error)),
-                Some(Ok(())) => {}
+            if !next_line(shared, stream, encoding, &mut line)? {
+                return Ok(false);
             }
             cap.scrub(&mut line, 1);
             if plain {
@@ -259,6 +252,26 @@ fn truncated(
 /// Hands the whole lines of `lines` (after its spare first byte; maybe none) to the profile
 /// and empties it back to the spare byte; the published batch is marked handed under the same
 /// lock, so a signal writes its lines once.
+/// Makes the stream's next item in `line`, after the spare byte: `false` at the stream's end; a
+/// stop asked for (a signal, a limit) or the handler's error ends the stream.
+pub(super) fn next_line(
+    shared: &Shared,
+    stream: &mut Stream,
+    encoding: Encoding,
+    line: &mut Vec<u8>,
+) -> Result<bool, Stop> {
+    if let Some(error) = shared.stop_requested() {
+        return Err(Stop::Failed(error));
+    }
+    line.clear();
+    line.push(SPARE);
+    match (stream.next)(encoding, line) {
+        None => Ok(false),
+        Some(Err(error)) => Err(Stop::Failed(error)),
+        Some(Ok(())) => Ok(true),
+    }
+}
+
 pub(super) fn hand_over(
     shared: &Shared,
     kind: StreamKind,
