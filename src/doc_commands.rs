@@ -25,9 +25,6 @@ use crate::codes;
 use crate::ending::{Outcome, Shared, Stop};
 use crate::error::Error;
 
-/// The built-in words answered here (the compose profile's `tools` is a clap subcommand).
-pub const WORDS: [&str; 4] = ["docs", "completions", "man", "tools"];
-
 /// The shells `completions` writes for, as typed.
 #[cfg(feature = "completions")]
 const SHELLS: &str = "bash, zsh, fish, powershell, elvish";
@@ -50,7 +47,7 @@ pub(crate) fn answer<'a>(
     let (first, rest) = words.split_first()?;
     let surface = pas_spec::surface::of(registry.profile);
     let compose_tools = registry.profile == pas_spec::Profile::Compose && first == "tools";
-    if !WORDS.contains(&first.as_str())
+    if !pas_spec::surface::face_words().any(|word| word == first)
         || compose_tools
         || rest.iter().any(|w| w == "--help" || w == "-h")
         || !surface.reachable_words(registry).any(|b| b.word == first)

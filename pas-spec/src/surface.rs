@@ -46,6 +46,27 @@ pub struct BuiltinWord {
     pub meaning: &'static str,
     /// The profiles that have it.
     pub profiles: &'static [Profile],
+    /// What kind of answer it gives.
+    pub kind: WordKind,
+}
+
+/// What a built-in word answers with: the runtime routes each kind to its own room, and a call
+/// to a word that prints the commands' schemas needs them made first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WordKind {
+    /// A documentation face of the commands (the catalog, `.llm`, completions, man pages).
+    Face,
+    /// A server of the commands (MCP), whose tool list carries their schemas.
+    Server,
+    /// The tool's state or its environment (sessions, doctor, jobs, ...): no command schemas.
+    State,
+}
+
+impl WordKind {
+    /// Whether an answer of this kind prints the commands' input and output schemas.
+    pub fn shows_schemas(self) -> bool {
+        matches!(self, WordKind::Face | WordKind::Server)
+    }
 }
 
 const ALL: &[Profile] = &[Profile::Pas, Profile::Compose, Profile::Robot];
@@ -63,54 +84,63 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         word: "tools",
         args: "[NAME]",
         meaning: "The JSON catalog of every command (or one, by dotted name).",
+        kind: WordKind::Face,
         profiles: ALL,
     },
     BuiltinWord {
         word: "docs",
         args: "",
         meaning: "The .llm document: the whole contract in Markdown.",
+        kind: WordKind::Face,
         profiles: ALL,
     },
     BuiltinWord {
         word: "completions",
         args: "<shell>",
         meaning: "Shell completions: bash, zsh, fish, powershell or elvish.",
+        kind: WordKind::Face,
         profiles: ALL,
     },
     BuiltinWord {
         word: "man",
         args: "[COMMAND...]",
         meaning: "The roff man page of the tool or of one command.",
+        kind: WordKind::Face,
         profiles: ALL,
     },
     BuiltinWord {
         word: "mcp",
         args: "",
         meaning: "Serve the same commands as an MCP server on stdio (until EOF).",
+        kind: WordKind::Server,
         profiles: ALL,
     },
     BuiltinWord {
         word: SESSIONS_WORD,
         args: "[--session ID]",
         meaning: "The stored sessions (total, resumable_count), or one in detail with --session ID.",
+        kind: WordKind::State,
         profiles: ROBOT_ONLY,
     },
     BuiltinWord {
         word: CAPABILITIES_WORD,
         args: "[--check-action NAME]",
         meaning: "What the tool can do here: OS, privileges, storage, limits, probes and actions.",
+        kind: WordKind::State,
         profiles: ROBOT_ONLY,
     },
     BuiltinWord {
         word: DOCTOR_WORD,
         args: "",
         meaning: "OS, shell and requirement checks; the call's context and state files.",
+        kind: WordKind::State,
         profiles: ALL,
     },
     BuiltinWord {
         word: CHANGELOG_WORD,
         args: "",
         meaning: "Releases as JSON.",
+        kind: WordKind::State,
         profiles: ALL,
     },
     BuiltinWord {
@@ -118,18 +148,21 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         args: "status|cancel ID, list",
         meaning: "Async jobs: `status ID` is the job's state, exit 0 once it succeeded (the \
                   result in data), else its JOB_* code; `cancel ID` ends it; `list` lists them.",
+        kind: WordKind::State,
         profiles: ALL,
     },
     BuiltinWord {
         word: "health",
         args: "",
         meaning: "Whether the tool can work now: ready, degraded or blocked, with fixes.",
+        kind: WordKind::State,
         profiles: COMPOSE_ONLY,
     },
     BuiltinWord {
         word: "config",
         args: "show",
         meaning: "Each global flag's effective value and where it came from.",
+        kind: WordKind::State,
         profiles: COMPOSE_ONLY,
     },
 ];
@@ -144,6 +177,22 @@ pub fn reserved_words() -> impl Iterator<Item = &'static str> {
         .iter()
         .map(|b| b.word)
         .filter(|word| *word != MCP_WORD)
+}
+
+/// The built-in words of [`WordKind::Face`]: the documentation faces, answered before any
+/// command is parsed.
+pub fn face_words() -> impl Iterator<Item = &'static str> {
+    BUILTIN_WORDS
+        .iter()
+        .filter(|b| b.kind == WordKind::Face)
+        .map(|b| b.word)
+}
+
+/// Whether `word` is a built-in whose answer prints the commands' schemas.
+pub fn word_shows_schemas(word: &str) -> bool {
+    BUILTIN_WORDS
+        .iter()
+        .any(|b| b.word == word && b.kind.shows_schemas())
 }
 
 /// The built-in word that serves MCP (`TOOL mcp`).
@@ -775,6 +824,18 @@ mod tests {
             for word in ["tools", "docs", "completions", "man"] {
                 assert!(words.contains(&word), "{profile:?} {word}");
             }
+        }
+    }
+
+    #[test]
+    fn the_faces_are_the_words_that_document_and_they_show_schemas_as_mcp_does() {
+        let faces: Vec<&str> = face_words().collect();
+        assert_eq!(faces, ["tools", "docs", "completions", "man"]);
+        for word in faces.iter().chain(&[MCP_WORD]) {
+            assert!(word_shows_schemas(word), "{word}");
+        }
+        for word in [DOCTOR_WORD, SESSIONS_WORD, CHANGELOG_WORD, "health", "list"] {
+            assert!(!word_shows_schemas(word), "{word}");
         }
     }
 }

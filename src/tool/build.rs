@@ -96,7 +96,6 @@ impl PendingSchemas {
 /// `completions` and `man` built-ins, a resource tool's verbs). It errs on the side of yes: a
 /// value spelled like a built-in word only costs the schemas' making.
 pub(crate) fn call_may_show_schemas(registry: &Registry, pre: &crate::argv::Prescan) -> bool {
-    const WORDS: [&str; 5] = ["tools", "docs", "completions", "man", "mcp"];
     pre.print_spec
         || pre.validate
         // `--fields` is checked against the output schema (`crate::fields`).
@@ -109,7 +108,7 @@ pub(crate) fn call_may_show_schemas(registry: &Registry, pre: &crate::argv::Pres
             .argv
             .iter()
             .skip(1)
-            .any(|word| word.to_str().is_some_and(|word| WORDS.contains(&word)))
+            .any(|word| word.to_str().is_some_and(pas_spec::surface::word_shows_schemas))
 }
 
 /// The registry from a clap command and derive metadata.
