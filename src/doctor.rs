@@ -16,7 +16,7 @@
 use std::path::PathBuf;
 
 use pas_spec::Registry;
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use crate::config_file::ConfigFile;
 use crate::reply::Reply;
@@ -29,16 +29,78 @@ pub(crate) fn wanted(registry: &Registry, pre: &crate::argv::Prescan) -> bool {
     crate::builtins::word_asked(registry, pre, WORD)
 }
 
-fn check(name: &str, ok: bool, message: String, fix: Option<String>) -> Value {
-    let mut entry = json!({ "name": name, "ok": ok, "message": message });
-    if let Some(fix) = fix {
-        entry["fix"] = Value::String(fix);
-    }
-    entry
+// The report is typed (not `json!`): each `json!` object is built key by key at run time, which
+// made this the largest function of a default tool (issue 15); field order is the output's order.
+
+#[derive(Serialize)]
+struct Report<'a> {
+    ok: bool,
+    tool: &'a str,
+    version: &'a str,
+    profile: &'static str,
+    platform: Platform,
+    checks: Vec<Check>,
+    context: Context<'a>,
+    state_files: Vec<StateFile>,
 }
 
-fn shown(path: Option<PathBuf>) -> Value {
-    path.map_or(Value::Null, |p| Value::String(p.display().to_string()))
+#[derive(Serialize)]
+struct Platform {
+    os: &'static str,
+    family: &'static str,
+    arch: &'static str,
+    shell: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Check {
+    name: String,
+    ok: bool,
+    message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Context<'a> {
+    stateless: bool,
+    /// Always null: every call is stateless, there is no current context to switch.
+    current_context: Option<&'static str>,
+    user: Option<String>,
+    cwd: Option<String>,
+    config_file: Option<String>,
+    credentials: Vec<Credential<'a>>,
+}
+
+#[derive(Serialize)]
+struct Credential<'a> {
+    env: &'a str,
+    set: bool,
+}
+
+#[derive(Serialize)]
+struct StateFile {
+    kind: &'static str,
+    path: Option<String>,
+    scope: &'static str,
+    exists: bool,
+    written_by_runtime: bool,
+    #[serde(rename = "override")]
+    overridden_by: String,
+}
+
+fn check(name: &str, ok: bool, message: String, fix: Option<String>) -> Check {
+    let name = name.to_owned();
+    Check {
+        name,
+        ok,
+        message,
+        fix,
+    }
+}
+
+fn shown(path: Option<&PathBuf>) -> Option<String> {
+    path.map(|p| p.display().to_string())
 }
 
 /// The report.
@@ -101,51 +163,62 @@ pub(crate) fn run(
     for (name, ok, message, fix) in entries {
         checks.push(check(&name, ok, message, fix));
     }
-    let ok = checks.iter().all(|c| c["ok"] == Value::Bool(true));
-    let credentials: Vec<Value> = registry
+    let ok = checks.iter().all(|c| c.ok);
+    let credentials = registry
         .auth
         .iter()
         .flat_map(|auth| &auth.env)
-        .map(|var| json!({ "env": var, "set": std::env::var_os(var).is_some_and(|v| !v.is_empty()) }))
+        .map(|var| Credential {
+            env: var,
+            set: std::env::var_os(var).is_some_and(|v| !v.is_empty()),
+        })
         .collect();
     let user = std::env::var("USER")
         .or_else(|_| std::env::var("USERNAME"))
         .ok();
     let default_config = config_home.map(|home| home.join(name).join("config.toml"));
-    let mut state_files = vec![json!({
-        "kind": "config",
-        "path": shown(default_config.clone()),
-        "scope": "global",
-        "exists": default_config.as_ref().is_some_and(|p| p.is_file()),
-        "written_by_runtime": false,
-        "override": format!("--config FILE, ${}, or --no-config", crate::config_file::env_var(name)),
-    })];
+    let mut state_files = vec![StateFile {
+        kind: "config",
+        path: shown(default_config.as_ref()),
+        scope: "global",
+        exists: default_config.as_ref().is_some_and(|p| p.is_file()),
+        written_by_runtime: false,
+        overridden_by: format!(
+            "--config FILE, ${}, or --no-config",
+            crate::config_file::env_var(name)
+        ),
+    }];
     if registry.sessions().is_some() {
         let sessions = crate::xdg::data_home().map(|home| home.join(name).join("sessions"));
-        state_files.push(json!({
-            "kind": "sessions",
-            "path": shown(sessions.clone()),
-            "scope": "global",
-            "exists": sessions.as_ref().is_some_and(|p| p.is_dir()),
-            "written_by_runtime": true,
-            "override": "XDG_DATA_HOME",
-        }));
+        state_files.push(StateFile {
+            kind: "sessions",
+            path: shown(sessions.as_ref()),
+            scope: "global",
+            exists: sessions.as_ref().is_some_and(|p| p.is_dir()),
+            written_by_runtime: true,
+            overridden_by: "XDG_DATA_HOME".to_owned(),
+        });
     }
-    Reply::object(&json!({
-        "ok": ok,
-        "tool": name,
-        "version": registry.version,
-        "profile": registry.profile.as_str(),
-        "platform": { "os": os, "family": family, "arch": arch, "shell": shell },
-        "checks": checks,
-        "context": {
-            "stateless": true,
-            "current_context": Value::Null,
-            "user": user,
-            "cwd": cwd.ok().map(|d| d.display().to_string()),
-            "config_file": file.map(|f| f.path().display().to_string()),
-            "credentials": credentials,
+    Reply::object(&Report {
+        ok,
+        tool: name,
+        version: &registry.version,
+        profile: registry.profile.as_str(),
+        platform: Platform {
+            os,
+            family,
+            arch,
+            shell,
         },
-        "state_files": state_files,
-    }))
+        checks,
+        context: Context {
+            stateless: true,
+            current_context: None,
+            user,
+            cwd: cwd.ok().map(|d| d.display().to_string()),
+            config_file: file.map(|f| f.path().display().to_string()),
+            credentials,
+        },
+        state_files,
+    })
 }

@@ -381,3 +381,61 @@ fn doctor_reports_platform_context_and_state_in_every_profile() {
         assert_eq!(config["written_by_runtime"], false);
     }
 }
+
+/// The report's shape, key by key in order: agents read it by name, people by eye.
+#[test]
+fn doctor_report_keeps_its_keys_in_order_and_a_fix_only_on_a_failed_check() {
+    let keys =
+        |value: &Value| -> Vec<String> { value.as_object().unwrap().keys().cloned().collect() };
+    let out = envs("pas", &with("pas", &["doctor"]))
+        .env_remove("HOME")
+        .env_remove("XDG_CONFIG_HOME")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let data = data("pas", &out);
+    let top = [
+        "ok",
+        "tool",
+        "version",
+        "profile",
+        "platform",
+        "checks",
+        "context",
+        "state_files",
+    ];
+    assert_eq!(keys(&data), top);
+    assert_eq!(keys(&data["platform"]), ["os", "family", "arch", "shell"]);
+    let context = [
+        "stateless",
+        "current_context",
+        "user",
+        "cwd",
+        "config_file",
+        "credentials",
+    ];
+    assert_eq!(keys(&data["context"]), context);
+    assert_eq!(data["context"]["current_context"], Value::Null);
+    let config = [
+        "kind",
+        "path",
+        "scope",
+        "exists",
+        "written_by_runtime",
+        "override",
+    ];
+    assert_eq!(keys(&data["state_files"][0]), config);
+    assert_eq!(data["state_files"][0]["path"], Value::Null);
+    // Without a home there is no config home: that check fails with its fix, the others have none.
+    assert_eq!(data["ok"], false);
+    for check in data["checks"].as_array().unwrap() {
+        let failed = check["ok"] == false;
+        assert_eq!(check.get("fix").is_some(), failed, "{check}");
+        let expected: &[&str] = if failed {
+            &["name", "ok", "message", "fix"]
+        } else {
+            &["name", "ok", "message"]
+        };
+        assert_eq!(keys(check), expected);
+    }
+}
