@@ -577,7 +577,9 @@ impl App {
         {
             return (jobs.answer)(shared, &path, leaf);
         }
-        if let Some(builtin) = builtins::matched(&self.registry, &path) {
+        if let Some(compose) = self.rooms.compose
+            && let Some(builtin) = (compose.builtin)(&self.registry, &path)
+        {
             return self.run_builtin(shared, builtin, matches, leaf, config);
         }
         if let Some(robot) = self.rooms.robot(&self.registry)
@@ -882,14 +884,17 @@ impl App {
         let args = args_of(matches, leaf);
         let ran = panics::catch(|| -> Result<(), Stop> {
             let declared = self.rooms.declared;
-            let reply = builtins::run(
-                builtin,
-                &self.registry,
-                &self.health_checks,
-                &args,
-                config,
-                declared,
-            )?;
+            let reply = match self.rooms.compose {
+                Some(compose) => (compose.run)(
+                    builtin,
+                    &self.registry,
+                    &self.health_checks,
+                    &args,
+                    config,
+                    declared,
+                ),
+                None => builtins::run(builtin, &self.registry, &args, config, declared),
+            }?;
             render::drive::reply(shared, reply)
         });
         match ran {
@@ -989,6 +994,10 @@ fn full_command(
 ) -> clap::Command {
     let command = clap_augment::augment(base, registry, verbs, documented);
     let command = builtins::augment(command, registry, verbs);
+    let command = match rooms.compose {
+        Some(compose) => (compose.augment)(command, registry),
+        None => command,
+    };
     let command = match rooms.keys {
         Some(keys) => (keys.augment)(command, registry, verbs),
         None => command,

@@ -16,11 +16,12 @@ use std::sync::Arc;
 
 use pas_spec::{Command, Profile, Registry};
 
+use crate::builtins::Builtin;
 use crate::error::Error;
 use crate::handler_args::Args;
 use crate::profile::Profile as CallProfile;
 use crate::reply::Reply;
-use crate::robot::flags::Builtin;
+use crate::robot::flags::Builtin as RobotBuiltin;
 use crate::robot::{CallState, Hooks};
 
 /// Makes the robot profile of a call (registry, `--agent`, argv).
@@ -38,9 +39,9 @@ pub(crate) struct RobotRoom {
     /// Adds the robot flags and built-in words to the clap command.
     pub(crate) augment: fn(clap::Command, &Registry) -> clap::Command,
     /// The robot built-in that an argv path names, if any.
-    pub(crate) builtin: fn(&Registry, &[String]) -> Option<Builtin>,
+    pub(crate) builtin: fn(&Registry, &[String]) -> Option<RobotBuiltin>,
     /// Runs a robot built-in (`sessions`, `capabilities`).
-    pub(crate) run: fn(Builtin, &Registry, &Hooks, &Args) -> Result<Reply, Error>,
+    pub(crate) run: fn(RobotBuiltin, &Registry, &Hooks, &Args) -> Result<Reply, Error>,
     /// The token controls of a built-in's call.
     pub(crate) options: fn(&clap::ArgMatches) -> crate::robot::Options,
     /// The steps before a command's handler (options, warnings, sessions, gates).
@@ -196,10 +197,27 @@ static GUARD: GuardRoom = GuardRoom {
     check: crate::builtins::guard::check,
 };
 
+/// Runs a compose built-in (`tools`, `health`, `config show`): the built-in, the registry, the
+/// checks the app registered for `health`, the call's args, its config file, the declared room.
+type RunComposeBuiltin = fn(
+    Builtin,
+    &Registry,
+    &[crate::builtins::health::Registered],
+    &Args,
+    Option<&crate::config_file::ConfigFile>,
+    Option<&DeclaredRoom>,
+) -> Result<Reply, Error>;
+
 /// What the runtime calls of the compose profile.
 pub(crate) struct ComposeRoom {
     /// The call's profile; the flag says whether `--toon` was given.
     pub(crate) profile: fn(Arc<Registry>, bool) -> Box<dyn CallProfile>,
+    /// Adds the compose built-ins (`tools`, `health`, `config show`, `--toon`) to the command.
+    pub(crate) augment: fn(clap::Command, &Registry) -> clap::Command,
+    /// The compose built-in that an argv path names, if any.
+    pub(crate) builtin: fn(&Registry, &[String]) -> Option<Builtin>,
+    /// Runs a compose built-in.
+    pub(crate) run: RunComposeBuiltin,
 }
 
 static ROBOT: RobotRoom = RobotRoom {
@@ -222,6 +240,9 @@ static COMPOSE: ComposeRoom = ComposeRoom {
             registry, true, toon,
         ))
     },
+    augment: crate::builtins::augment_compose,
+    builtin: crate::builtins::matched,
+    run: crate::builtins::run_compose,
 };
 
 /// The profiles a tool's binary carries besides `pas`.

@@ -100,6 +100,12 @@ pub(crate) fn augment(
             sub
         });
     }
+    cmd
+}
+
+/// Adds the compose built-ins (`tools`, `health`, `config show`, `--toon`) to the tool's clap
+/// command, when it has them; reached only through the compose room (`crate::rooms`).
+pub(crate) fn augment_compose(cmd: clap::Command, registry: &Registry) -> clap::Command {
     if !has_builtins(registry) {
         return cmd;
     }
@@ -158,8 +164,30 @@ pub(crate) fn matched(registry: &Registry, path: &[String]) -> Option<Builtin> {
     }
 }
 
-/// Runs a built-in command.
+/// Runs a built-in command of every profile (`doctor`, `changelog`, `--show-config`); the
+/// compose built-ins go through [`run_compose`].
 pub(crate) fn run(
+    builtin: Builtin,
+    registry: &Registry,
+    args: &Args,
+    file: Option<&ConfigFile>,
+    declared: Option<&crate::rooms::DeclaredRoom>,
+) -> Result<Reply, Error> {
+    let health = declared.map(|declared| declared.health);
+    match builtin {
+        Builtin::ConfigShow => Ok(config::run(registry, args, file)),
+        Builtin::Doctor => Ok(crate::doctor::run(registry, file, health)),
+        Builtin::Changelog => Ok(crate::versions::changelog(registry)),
+        Builtin::Tools | Builtin::Health => Err(Error::internal(format!(
+            "the built-in `{}` is the compose profile's, which this binary does not carry",
+            builtin.name()
+        ))),
+    }
+}
+
+/// Runs a compose built-in command (`tools`, `health`; `config show` as [`run`] does); reached
+/// only through the compose room (`crate::rooms`).
+pub(crate) fn run_compose(
     builtin: Builtin,
     registry: &Registry,
     checks: &[health::Registered],
@@ -175,13 +203,7 @@ pub(crate) fn run(
             args,
             declared.map(|declared| declared.health),
         )),
-        Builtin::ConfigShow => Ok(config::run(registry, args, file)),
-        Builtin::Doctor => Ok(crate::doctor::run(
-            registry,
-            file,
-            declared.map(|declared| declared.health),
-        )),
-        Builtin::Changelog => Ok(crate::versions::changelog(registry)),
+        _ => run(builtin, registry, args, file, declared),
     }
 }
 

@@ -71,6 +71,10 @@ fn a_pas_profile_tool_links_neither_robot_nor_compose() {
         "pas::sessions::list",
         "ComposeProfile",
         "toon_format::",
+        // The compose built-ins: `health` and `tools` (`pas::builtins::augment_compose`).
+        "pas::builtins::health::run",
+        "pas::builtins::tools::run",
+        "pas::builtins::augment_compose",
     ] {
         assert_absent(&symbols, absent);
     }
