@@ -344,7 +344,12 @@ impl App {
             }
             None
         } else {
-            match config_file::load(&self.registry, pre.config.as_deref(), &mut redactor) {
+            match config_file::load_with(
+                self.rooms.config,
+                &self.registry,
+                pre.config.as_deref(),
+                &mut redactor,
+            ) {
                 Ok(config) => config,
                 Err(error) => {
                     early.get_or_insert(error);

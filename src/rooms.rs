@@ -1,6 +1,6 @@
 //! The profiles beyond `pas`, async jobs, idempotency keys and the runtime parts only some
 //! declarations need (value checks, input schemas, `cleanup` and kept children, locks, the
-//! confirm guard), each
+//! confirm guard, the TOML reader of configuration files), each
 //! reached only through its table here, so that a tool whose declarations are known when it is
 //! compiled links only what it uses (issue 15: a tool pays on disk only for what it uses).
 //!
@@ -197,6 +197,26 @@ static GUARD: GuardRoom = GuardRoom {
     check: crate::builtins::guard::check,
 };
 
+/// Finds and reads a call's configuration file (registry, `--config`, the redactor for its
+/// secrets).
+type LoadConfig = fn(
+    &Registry,
+    Option<&std::path::Path>,
+    &mut crate::redact::Redactor,
+) -> Result<Option<crate::config_file::ConfigFile>, Error>;
+
+/// Reads a configuration file's values for the tool's global flags (`crate::config_file::load`:
+/// the TOML reader): only a tool that may have global flags links it; a tool known to have none
+/// checks only that its file sets nothing.
+pub(crate) struct ConfigRoom {
+    /// Finds and reads the call's file.
+    pub(crate) load: LoadConfig,
+}
+
+static CONFIG: ConfigRoom = ConfigRoom {
+    load: crate::config_file::load,
+};
+
 /// Runs a compose built-in (`tools`, `health`, `config show`): the built-in, the registry, the
 /// checks the app registered for `health`, the call's args, its config file, the declared room.
 type RunComposeBuiltin = fn(
@@ -257,6 +277,7 @@ pub(crate) struct Rooms {
     pub(crate) cleanup: Option<&'static CleanupRoom>,
     pub(crate) locks: Option<&'static LocksRoom>,
     pub(crate) guard: Option<&'static GuardRoom>,
+    pub(crate) config: Option<&'static ConfigRoom>,
 }
 
 impl Rooms {
@@ -271,6 +292,7 @@ impl Rooms {
         cleanup: Some(&CLEANUP),
         locks: Some(&LOCKS),
         guard: Some(&GUARD),
+        config: Some(&CONFIG),
     };
 
     /// Only what `profile` needs (`None`: not known, so every profile). Meant to be evaluated
@@ -371,6 +393,19 @@ impl Rooms {
         match confirms {
             Some(false) => Rooms {
                 guard: None,
+                ..self
+            },
+            _ => self,
+        }
+    }
+
+    /// The same rooms, without the TOML reader of configuration files when the tool is known
+    /// to have no global flags (`Some(false)`: `AgentTool::HAS_GLOBAL_FLAGS`), the only keys a
+    /// file can set. Compile time only, as above.
+    pub(crate) const fn with_config(self, has_global_flags: Option<bool>) -> Rooms {
+        match has_global_flags {
+            Some(false) => Rooms {
+                config: None,
                 ..self
             },
             _ => self,

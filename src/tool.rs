@@ -117,6 +117,13 @@ pub trait AgentTool {
     /// confirm flag. `None` (a hand-written impl) links it.
     #[doc(hidden)]
     const CONFIRMS: Option<bool> = None;
+
+    /// Whether the tool has global flags (the root's own args beside its subcommand), the only
+    /// keys a configuration file can set: only then does [`crate::App::from_tool`] link the
+    /// TOML reader; a tool without them refuses any file that sets something. `None` (a
+    /// hand-written impl) links it.
+    #[doc(hidden)]
+    const HAS_GLOBAL_FLAGS: Option<bool> = None;
 }
 
 /// What the derive's expansion names; not a stable API.

@@ -44,6 +44,19 @@ enum Nested {
     Purge,
 }
 
+/// A tool with a global flag beside its subcommand: the one kind whose configuration file can
+/// set something.
+#[derive(Parser, AgentTool)]
+#[command(name = "global", version = "0.1.0")]
+#[agent(level = 1)]
+struct WithGlobals {
+    /// Where the data lives.
+    #[arg(long, global = true)]
+    db: Option<String>,
+    #[command(subcommand)]
+    command: Top,
+}
+
 /// A group whose impl is written by hand: it knows none of the facts.
 #[derive(Subcommand)]
 enum HandWritten {
@@ -73,7 +86,7 @@ struct Mixed {
     command: HandWritten,
 }
 
-type Facts = [(&'static str, Option<bool>); 5];
+type Facts = [(&'static str, Option<bool>); 6];
 
 fn facts<T: AgentTool>() -> Facts {
     [
@@ -82,6 +95,7 @@ fn facts<T: AgentTool>() -> Facts {
         ("OFFERS_CLEANUP", T::OFFERS_CLEANUP),
         ("TAKES_LOCKS", T::TAKES_LOCKS),
         ("CONFIRMS", T::CONFIRMS),
+        ("HAS_GLOBAL_FLAGS", T::HAS_GLOBAL_FLAGS),
     ]
 }
 
@@ -95,6 +109,7 @@ fn a_tool_that_declares_nothing_links_none_of_the_gated_parts() {
             ("OFFERS_CLEANUP", Some(false)),
             ("TAKES_LOCKS", Some(false)),
             ("CONFIRMS", Some(false)),
+            ("HAS_GLOBAL_FLAGS", Some(false)),
         ]
     );
 }
@@ -109,6 +124,7 @@ fn a_lock_or_an_input_schema_in_a_nested_group_is_seen_from_the_root() {
             ("OFFERS_CLEANUP", Some(false)),
             ("TAKES_LOCKS", Some(true)),
             ("CONFIRMS", Some(true)),
+            ("HAS_GLOBAL_FLAGS", Some(false)),
         ]
     );
 }
@@ -124,6 +140,7 @@ fn a_nested_type_that_does_not_know_links_everything() {
             ("OFFERS_CLEANUP", Some(true)),
             ("TAKES_LOCKS", Some(true)),
             ("CONFIRMS", Some(true)),
+            ("HAS_GLOBAL_FLAGS", Some(false)),
         ]
     );
 }
@@ -146,4 +163,23 @@ fn a_derive_built_registry_declares_no_checks_and_no_side_effects() {
             }
         }
     }
+}
+
+/// `HAS_GLOBAL_FLAGS` says "no" only for a tool whose registry has no global flags, since such a
+/// binary links no TOML reader and refuses any configuration file that sets something.
+#[test]
+fn the_global_flags_fact_agrees_with_the_registry() {
+    fn agrees<T: AgentTool + clap::CommandFactory>() {
+        let registry = pas::registry_of::<T>();
+        assert_eq!(
+            T::HAS_GLOBAL_FLAGS,
+            Some(!registry.global_flags.is_empty()),
+            "{}",
+            registry.name
+        );
+    }
+    agrees::<Plain>();
+    agrees::<Declaring>();
+    agrees::<WithGlobals>();
+    assert_eq!(HandWritten::HAS_GLOBAL_FLAGS, None);
 }

@@ -72,6 +72,7 @@ fn implementation(input: &Input) -> TokenStream {
     let checks_input = checks_input(input);
     let takes_locks = takes_locks(input);
     let confirms = confirms(input);
+    let has_global_flags = has_global_flags(&input.body);
     // Value constraints, requirements, credentials and side effects come only from `declared`
     // keys (or a nested type that does not know).
     let mut declares_checks = any_command(
@@ -145,6 +146,9 @@ fn implementation(input: &Input) -> TokenStream {
 
             const CONFIRMS: ::core::option::Option<bool> =
                 ::core::option::Option::Some(#confirms);
+
+            const HAS_GLOBAL_FLAGS: ::core::option::Option<bool> =
+                ::core::option::Option::Some(#has_global_flags);
 
             fn agent_tool() -> ::pas::tool::ToolMeta {
                 #tool
@@ -225,6 +229,19 @@ fn confirms(input: &Input) -> TokenStream {
                 .is_some_and(|e| e.value() == "destructive")
     };
     any_command(input, &needs, quote!(CONFIRMS))
+}
+
+/// Whether the type, as a tool's root, has global flags: a struct with a subcommand and args (or
+/// flattened groups, which may hold args) of its own. Read by `App::from_tool` at compile time
+/// to link the TOML reader of configuration files only then (a nested type's answer is unused).
+fn has_global_flags(body: &Body) -> bool {
+    match body {
+        Body::Struct(fields) => {
+            fields.iter().any(|f| f.role == FieldRole::Subcommand)
+                && fields.iter().any(|f| f.role != FieldRole::Subcommand)
+        }
+        Body::Enum(_) => false,
+    }
 }
 
 /// A const expression: whether `test` holds for a command of the type, or the nested types'

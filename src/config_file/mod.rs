@@ -9,6 +9,7 @@
 //! Keys are global flag names (kebab-case); values have the parameter's type. Anything else is a
 //! `CONFIG_INVALID` error naming the file and key, and never quoting a value (it may be secret).
 
+mod blank;
 mod locate;
 mod typed;
 
@@ -61,20 +62,109 @@ impl ConfigFile {
     }
 }
 
-/// Finds and reads the call's configuration file: `None` when there is none to read. Secret
-/// values go to the redactor as they are read, so no later error can print them.
+/// Reads the call's configuration file with the reader the binary carries: the TOML reader when
+/// the tool may have global flags (`room`), else the blank check of a tool known to have none.
+pub(crate) fn load_with(
+    room: Option<&crate::rooms::ConfigRoom>,
+    registry: &Registry,
+    flag: Option<&Path>,
+    redactor: &mut Redactor,
+) -> Result<Option<ConfigFile>, Error> {
+    match room {
+        Some(room) => (room.load)(registry, flag, redactor),
+        None if registry.global_flags.is_empty() => load_blank(registry, flag),
+        // Only a derive fact that lies (`AgentTool::HAS_GLOBAL_FLAGS`) gets here.
+        None => Err(Error::internal(format!(
+            "{} has global flags but was built without its configuration file reader",
+            registry.name
+        ))),
+    }
+}
+
+/// Finds the call's configuration file and reads its text: `None` when there is none to read.
+fn read(registry: &Registry, flag: Option<&Path>) -> Result<Option<(Located, String)>, Error> {
+    let Some(located) = locate::locate(&registry.name, flag) else {
+        return Ok(None);
+    };
+    match std::fs::read_to_string(&located.path) {
+        Ok(text) => Ok(Some((located, text))),
+        Err(err) if err.kind() == io::ErrorKind::NotFound && !located.named() => Ok(None),
+        Err(err) => Err(unreadable(&located, &err)),
+    }
+}
+
+/// A key the file sets that is not a global flag of the tool.
+fn not_a_global_flag(registry: &Registry, path: &Path, key: &str) -> Error {
+    let keys: Vec<&str> = registry
+        .global_flags
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect();
+    let hint = if keys.is_empty() {
+        format!(
+            "remove `{key}` from {}: {} has no global flags to configure",
+            path.display(),
+            registry.name
+        )
+    } else {
+        format!(
+            "remove or rename `{key}` in {}; the keys are the global flags: {}",
+            path.display(),
+            keys.join(", ")
+        )
+    };
+    invalid(
+        path,
+        Some(key),
+        format!(
+            "{}:{key}: `{key}` is not a global flag of {}",
+            path.display(),
+            registry.name
+        ),
+        hint,
+    )
+}
+
+/// The configuration file of a tool with no global flags: found and read as by [`load`], and
+/// refused unless it sets nothing (no TOML reader is linked for it: issue 15). A file that
+/// starts with a key gets the error [`load`] gives for that key; anything else (a quoted key,
+/// a syntax error) names the line.
+fn load_blank(registry: &Registry, flag: Option<&Path>) -> Result<Option<ConfigFile>, Error> {
+    let Some((located, text)) = read(registry, flag)? else {
+        return Ok(None);
+    };
+    let path = &located.path;
+    match blank::scan(&text) {
+        blank::Content::Nothing => Ok(Some(ConfigFile {
+            path: located.path,
+            values: Vec::new(),
+        })),
+        blank::Content::Something { key: Some(key), .. } => {
+            Err(not_a_global_flag(registry, path, key))
+        }
+        blank::Content::Something { line, key: None } => Err(invalid(
+            path,
+            None,
+            format!(
+                "{}:{line}: {} has no global flags to configure, so its configuration file can set nothing",
+                path.display(),
+                registry.name
+            ),
+            format!("leave only comments and blank lines in {}", path.display()),
+        )),
+    }
+}
+
+/// Finds and reads the call's configuration file with the TOML reader: `None` when there is
+/// none to read. Secret values go to the redactor as they are read, so no later error can
+/// print them.
 pub(crate) fn load(
     registry: &Registry,
     flag: Option<&Path>,
     redactor: &mut Redactor,
 ) -> Result<Option<ConfigFile>, Error> {
-    let Some(located) = locate::locate(&registry.name, flag) else {
+    let Some((located, text)) = read(registry, flag)? else {
         return Ok(None);
-    };
-    let text = match std::fs::read_to_string(&located.path) {
-        Ok(text) => text,
-        Err(err) if err.kind() == io::ErrorKind::NotFound && !located.named() => return Ok(None),
-        Err(err) => return Err(unreadable(&located, &err)),
     };
     let path = &located.path;
     // toml's own parse tree, without serde: a configuration file is a flat table of values the
@@ -103,34 +193,7 @@ pub(crate) fn load(
     for (key, value) in &table {
         let (key, value) = (key.get_ref().as_ref(), value.get_ref());
         let Some(param) = registry.global_flags.iter().find(|p| p.name == key) else {
-            let keys: Vec<&str> = registry
-                .global_flags
-                .iter()
-                .map(|p| p.name.as_str())
-                .collect();
-            let hint = if keys.is_empty() {
-                format!(
-                    "remove `{key}` from {}: {} has no global flags to configure",
-                    path.display(),
-                    registry.name
-                )
-            } else {
-                format!(
-                    "remove or rename `{key}` in {}; the keys are the global flags: {}",
-                    path.display(),
-                    keys.join(", ")
-                )
-            };
-            return Err(invalid(
-                path,
-                Some(key),
-                format!(
-                    "{}:{key}: `{key}` is not a global flag of {}",
-                    path.display(),
-                    registry.name
-                ),
-                hint,
-            ));
+            return Err(not_a_global_flag(registry, path, key));
         };
         let texts = typed::texts(param, value).map_err(|mismatch| {
             let wanted = match mismatch {

@@ -47,7 +47,8 @@ impl App {
         // Only the profile the derive named is linked in, jobs only for a tool with a job command
         // and idempotency keys only for one that changes state; likewise the declared checks,
         // input schema checks, `cleanup`, locks and the confirm guard only for a tool that
-        // declares them (`crate::rooms`).
+        // declares them, and the TOML reader of configuration files only for one that may have
+        // global flags (`crate::rooms`).
         let rooms = const {
             crate::rooms::Rooms::for_profile(T::PROFILE)
                 .with_jobs(T::OFFERS_JOBS)
@@ -57,6 +58,7 @@ impl App {
                 .with_cleanup(T::OFFERS_CLEANUP)
                 .with_locks(T::TAKES_LOCKS)
                 .with_guard(T::CONFIRMS)
+                .with_config(T::HAS_GLOBAL_FLAGS)
         };
         let mut app = App::with_command_in(registry, command, rooms);
         app.schemas = build::PendingSchemas::new(Some(schemas));

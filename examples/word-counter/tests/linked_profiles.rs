@@ -3,7 +3,8 @@
 //! nor the compose profile and its TOON encoder; having no `kind = "job"` command, not the
 //! async job runtime either, and, changing nothing, not idempotency keys; declaring no value
 //! constraint, requirement, credential, input schema, side effect or lock, none of the checks,
-//! words and stores those need (nor regex-lite); having nothing to confirm, not the guard.
+//! words and stores those need (nor regex-lite); having nothing to confirm, not the guard;
+//! having no global flags, no TOML reader for its configuration file.
 //! Read from the binary's symbol table with `nm`.
 
 use std::process::Command;
@@ -142,6 +143,16 @@ fn a_tool_with_nothing_to_confirm_links_no_confirm_guard() {
     let symbols = symbols();
     assert!(symbols.contains("word_counter::count"), "no symbols read");
     for absent in ["pas::builtins::guard::check", "pas::builtins::guard::quote"] {
+        assert_absent(&symbols, absent);
+    }
+}
+
+#[test]
+fn a_tool_without_global_flags_links_no_toml_reader() {
+    let symbols = symbols();
+    assert!(symbols.contains("word_counter::count"), "no symbols read");
+    // (It checks instead that its file sets nothing: `pas::config_file::load_with`.)
+    for absent in ["pas::config_file::typed", "toml_parser::", "toml::de::"] {
         assert_absent(&symbols, absent);
     }
 }
