@@ -4,6 +4,7 @@
 use std::sync::OnceLock;
 
 use clap::CommandFactory;
+use pas_spec::derive_declared::{CommandDeclared, ToolDeclared};
 use pas_spec::{Command, Effect, Parameter, Profile, Registry, SPEC_VERSION};
 
 use super::AgentTool;
@@ -21,9 +22,32 @@ pub fn registry_of<T: AgentTool + CommandFactory>() -> Registry {
         T::agent_tool(),
         T::agent_node(),
         std::any::type_name::<T>(),
+        const { declarations(T::DECLARES_CHECKS) },
     );
     schemas.apply(&mut registry);
     registry
+}
+
+/// How a registry takes the derive's `declared` keys (a tool's and each command's): through
+/// these two functions, which a tool the derive knows declares nothing
+/// (`AgentTool::DECLARES_CHECKS` is `Some(false)`) does not link (issue 15).
+#[derive(Clone, Copy)]
+pub(crate) struct Declarations {
+    tool: fn(ToolDeclared, &mut Registry) -> Result<(), String>,
+    command: fn(CommandDeclared, &mut Command) -> Result<(), String>,
+}
+
+/// The declarations a tool takes: none when it is known to declare none. Meant to be evaluated
+/// at compile time (`const { declarations(T::DECLARES_CHECKS) }`), so that the functions are
+/// named only where they may run.
+pub(crate) const fn declarations(declares_checks: Option<bool>) -> Option<Declarations> {
+    match declares_checks {
+        Some(false) => None,
+        _ => Some(Declarations {
+            tool: ToolDeclared::apply,
+            command: CommandDeclared::apply,
+        }),
+    }
 }
 
 /// The output and input schemas a registry was built without (the derive's `output = Type`,
@@ -118,9 +142,10 @@ pub(crate) fn call_may_show_schemas(registry: &Registry, pre: &crate::argv::Pres
 /// subcommand, none of which the registry lists (they are built-ins of every tool).
 pub(crate) fn registry(
     root: &clap::Command,
-    tool: ToolMeta,
+    mut tool: ToolMeta,
     node: super::Node,
     type_name: &str,
+    declarations: Option<Declarations>,
 ) -> (Registry, SchemaFill, Vec<String>) {
     let walked = walk::walk(root, node, type_name);
     let summary = match root.get_about() {
@@ -139,14 +164,16 @@ pub(crate) fn registry(
         .commands
         .into_iter()
         .enumerate()
-        .map(|(index, found)| {
+        .map(|(index, mut found)| {
             let lazy = (found.meta.output_schema_lazy, found.meta.input_schema_lazy);
             if lazy.0.is_some() || lazy.1.is_some() {
                 schemas.commands.push((index, lazy.0, lazy.1));
             }
-            let mut declared = found.meta.declared.clone();
+            let declared = found.meta.declared.take();
             let mut command = command(found, &name);
-            if let Some(Err(problem)) = declared.take().map(|d| d.apply(&mut command)) {
+            if let (Some(declarations), Some(declared)) = (declarations, declared)
+                && let Err(problem) = (declarations.command)(declared, &mut command)
+            {
                 misdeclared.push(problem);
             }
             command
@@ -175,7 +202,9 @@ pub(crate) fn registry(
         requirements: Vec::new(),
         changelog: tool.changelog,
     };
-    if let Some(Err(problem)) = tool.declared.map(|d| d.apply(&mut registry)) {
+    if let (Some(declarations), Some(declared)) = (declarations, tool.declared.take())
+        && let Err(problem) = (declarations.tool)(declared, &mut registry)
+    {
         misdeclared.push(problem);
     }
     (registry, schemas, misdeclared)

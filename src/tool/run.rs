@@ -33,6 +33,7 @@ impl App {
             T::agent_tool(),
             T::agent_node(),
             std::any::type_name::<T>(),
+            const { build::declarations(T::DECLARES_CHECKS) },
         );
         if !registry.resources.is_empty() {
             std::mem::take(&mut schemas).apply(&mut registry);
