@@ -20,13 +20,11 @@ pub(crate) enum Content<'a> {
 /// What `text` sets.
 pub(crate) fn scan(text: &str) -> Content<'_> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let last = text.split('\n').count() - 1;
-    for (index, line) in text.split('\n').enumerate() {
-        // A CR ends a line only before its LF (so not on the last line); anywhere else it is a
-        // syntax error.
-        let line = match line.strip_suffix('\r') {
-            Some(body) if index < last => body,
-            _ => line,
+    for (index, line) in text.split_inclusive('\n').enumerate() {
+        // A CR ends a line only before its LF; anywhere else it is a syntax error.
+        let line = match line.strip_suffix('\n') {
+            Some(body) => body.strip_suffix('\r').unwrap_or(body),
+            None => line,
         };
         let rest = line.trim_start_matches([' ', '\t']);
         let blank = match rest.strip_prefix('#') {

@@ -19,15 +19,20 @@ fn sandbox() -> TempDir {
     dir
 }
 
+/// word-counter run in `dir`, with its default config location there too.
+fn word_counter(dir: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("word-counter").unwrap();
+    cmd.current_dir(dir)
+        .env_remove("PAS_AGENT")
+        .env("XDG_CONFIG_HOME", dir.join("config"));
+    cmd
+}
+
 /// `word-counter --agent a.txt` with the file `config` holds named by `--config`.
 fn count_with(dir: &Path, config: &str) -> std::process::Output {
     let file = dir.join("word-counter.toml");
     fs::write(&file, config).unwrap();
-    Command::cargo_bin("word-counter")
-        .unwrap()
-        .current_dir(dir)
-        .env_remove("PAS_AGENT")
-        .env("XDG_CONFIG_HOME", dir.join("config"))
+    word_counter(dir)
         .arg("--agent")
         .arg("--config")
         .arg(&file)
@@ -104,10 +109,7 @@ fn anything_else_is_refused_naming_the_line() {
 #[test]
 fn a_named_file_that_is_missing_is_refused() {
     let dir = sandbox();
-    let output = Command::cargo_bin("word-counter")
-        .unwrap()
-        .current_dir(dir.path())
-        .env_remove("PAS_AGENT")
+    let output = word_counter(dir.path())
         .env("WORD_COUNTER_CONFIG", dir.path().join("nope.toml"))
         .args(["--agent", "a.txt"])
         .output()
