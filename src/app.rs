@@ -675,7 +675,7 @@ impl App {
         }
         // What the command declares of its time and output limits (failure modes 11 and 43).
         crate::command_limits::apply(shared, command);
-        // The synthesised `rm` keeps PAS's own rule (a wildcard needs --force), checked on its route.
+        // The synthesised `rm` needs --force for a wildcard or a container, checked on its route.
         if let Selected::Declared(_) = selected
             && let Some(guard) = self.rooms.guard
         {

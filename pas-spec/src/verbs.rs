@@ -115,11 +115,22 @@ fn verb_command(registry: &Registry, verb: Verb, paths: &[&str]) -> Command {
             )],
         }
     };
+    let mut description = format!("{} Paths: {}.", shape.summary, paths.join(", "));
+    if verb == Verb::Rm {
+        let containers = rm_containers(registry);
+        if !containers.is_empty() {
+            description.push_str(&format!(
+                " A container ({}) is deleted with everything in it, so it needs --{} too.",
+                containers.join(", "),
+                crate::surface::of(registry.profile).confirm_flag
+            ));
+        }
+    }
     Command {
         name: verb.as_str().to_owned(),
         path: None,
         category: Some(category(verb).to_owned()),
-        description: format!("{} Paths: {}.", shape.summary, paths.join(", ")),
+        description,
         effect: shape.effect,
         idempotent: shape.idempotent,
         rate_limit: None,
@@ -151,6 +162,47 @@ fn verb_command(registry: &Registry, verb: Verb, paths: &[&str]) -> Command {
         lock: None,
         job: None,
     }
+}
+
+/// The resource templates whose `rm` deletes a container: a template offering `rm` that is a
+/// container ([`is_container`]), in spec order, each once. Deleting one deletes everything in
+/// it, so, like a wildcard, it needs the confirm flag (`--force`; over MCP `force: true`).
+pub fn rm_containers(registry: &Registry) -> Vec<&str> {
+    let mut paths: Vec<&str> = Vec::new();
+    for resource in &registry.resources {
+        if resource.verbs.contains(&Verb::Rm)
+            && is_container(registry, &resource.path)
+            && !paths.contains(&resource.path.as_str())
+        {
+            paths.push(&resource.path);
+        }
+    }
+    paths
+}
+
+/// Whether the resource template `path` is a container, a path with children: a resource at
+/// it offers `ls`, or another resource's template lies below it (`/notebooks/{notebook}` above
+/// `/notebooks/{notebook}/{note}`; placeholders match whatever their names).
+pub fn is_container(registry: &Registry, path: &str) -> bool {
+    let segments = |p: &str| -> Vec<String> {
+        p.split('/')
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                // A placeholder's name does not matter, only that it is one.
+                if s.starts_with('{') && s.ends_with('}') {
+                    "{}".to_owned()
+                } else {
+                    s.to_owned()
+                }
+            })
+            .collect()
+    };
+    let own = segments(path);
+    registry.resources.iter().any(|resource| {
+        let other = segments(&resource.path);
+        (other == own && resource.verbs.contains(&Verb::Ls))
+            || (other.len() > own.len() && other[..own.len()] == own[..])
+    })
 }
 
 /// Whether a command line runs `verb` of `tool`: `tool [--agent] verb ...`.
@@ -726,6 +778,42 @@ mod tests {
             find(&commands, "rm").examples[0].command,
             "store rm /a/{id} --agent"
         );
+    }
+
+    #[test]
+    fn containers_list_children_or_hold_templates_below() {
+        let reg = registry(vec![
+            resource("/notebooks", &[Verb::Ls, Verb::Stat]),
+            resource("/notebooks/{notebook}", &[Verb::Stat, Verb::Rm]),
+            resource("/notebooks/{book}/{note}", &[Verb::Cat, Verb::Rm]),
+            resource("/tags", &[Verb::Ls, Verb::Rm]),
+            resource("/flat/{id}", &[Verb::Cat, Verb::Rm]),
+        ]);
+        assert!(is_container(&reg, "/notebooks"));
+        // Below it lies a template whose placeholder has another name.
+        assert!(is_container(&reg, "/notebooks/{notebook}"));
+        assert!(!is_container(&reg, "/notebooks/{book}/{note}"));
+        // Listing children makes a container without any template below.
+        assert!(is_container(&reg, "/tags"));
+        assert!(!is_container(&reg, "/flat/{id}"));
+        assert_eq!(rm_containers(&reg), ["/notebooks/{notebook}", "/tags"]);
+        let rm = verb_commands(&reg).into_iter().find(|c| c.name == "rm").unwrap();
+        assert!(
+            rm.description.ends_with(
+                " A container (/notebooks/{notebook}, /tags) is deleted with everything in it, \
+                 so it needs --force too."
+            ),
+            "{}",
+            rm.description
+        );
+    }
+
+    #[test]
+    fn an_rm_of_leaves_only_says_nothing_of_containers() {
+        let reg = registry(vec![resource("/flat/{id}", &[Verb::Cat, Verb::Rm])]);
+        assert!(rm_containers(&reg).is_empty());
+        let rm = verb_commands(&reg).into_iter().find(|c| c.name == "rm").unwrap();
+        assert!(!rm.description.contains("container"), "{}", rm.description);
     }
 
     #[test]

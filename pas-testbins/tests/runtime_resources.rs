@@ -197,6 +197,34 @@ fn rm_of_a_wildcard_needs_force_in_the_pas_profile() {
 }
 
 #[test]
+fn rm_of_a_container_needs_force_and_never_reaches_the_handler_without() {
+    let dir = tempfile::tempdir().unwrap();
+    // A collection holds documents (`/collections/{collection}/docs/{id}` lies below it).
+    let error = refused(
+        dir.path(),
+        &["--agent", "rm", "/collections/books"],
+        1,
+        "FORCE_REQUIRED",
+    );
+    assert_eq!(
+        error["message"],
+        "rm /collections/books deletes a container (/collections/{collection}) with everything \
+         in it, which needs --force"
+    );
+    assert!(
+        error["suggestion"]
+            .as_str()
+            .unwrap()
+            .ends_with("`docstore --agent rm /collections/books --force`"),
+        "{error}"
+    );
+    assert_eq!(
+        ok(dir.path(), &["--agent", "rm", "/collections/books", "--force"])[0]["path"],
+        "/collections/books"
+    );
+}
+
+#[test]
 fn sync_stops_with_the_runtime_error_on_a_child_no_template_describes() {
     let dir = tempfile::tempdir().unwrap();
     // Echo lists a directory `one` under every path, and `one` is a collection's child that

@@ -6,8 +6,8 @@
 //! The flag is found by its clap id `force`: the runtime's own switch (added to every
 //! destructive command that has no `--force` of its own, see [`super::augment`]), the emitter's
 //! `force` field, and a derive author's `force: bool` field all have it. The synthesised `rm`
-//! verb of levels 3 and 4 is not guarded here: PAS fixes it to need `--force` only for a
-//! wildcard, which its route checks (`resources/dispatch.rs`).
+//! verb of levels 3 and 4 is not guarded here: it needs `--force` for a wildcard and for a
+//! container, which its route checks (`resources/rm_guard.rs`).
 
 use clap::ArgMatches;
 use pas_spec::surface::ErrorChannel;
@@ -96,7 +96,7 @@ pub(crate) fn check(
 }
 
 /// A value as a shell word: as is when it is plain, else in single quotes.
-fn quote(value: &str) -> String {
+pub(crate) fn quote(value: &str) -> String {
     let plain = !value.is_empty()
         && value
             .chars()

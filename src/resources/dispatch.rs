@@ -12,7 +12,6 @@ use super::Resources;
 use super::path::ResourcePath;
 use super::tree::{self, Above};
 use super::types::{CopySource, Entry, Feedback, Stat};
-use crate::builtins::guard::FORCE_REQUIRED;
 use crate::codes;
 use crate::context::Context;
 use crate::error::Error;
@@ -140,17 +139,8 @@ fn one_path<R: Resources + ?Sized>(
             }
         }
         _ => {
-            let path = ResourcePath::resolve(registry, raw)?;
-            if path.is_pattern() && !args.flag("force") {
-                return Err(Error::new(
-                    FORCE_REQUIRED,
-                    format!("{path} is a wildcard, which could delete more than meant"),
-                )
-                .with_suggestion(format!(
-                    "remove explicit paths (list them with `{} --agent ls`), or confirm with `{} --agent rm '{path}' --force`",
-                    registry.name, registry.name
-                )));
-            }
+            // A wildcard is refused before it is matched: `/*` matches no template.
+            super::rm_guard::check(&ResourcePath::resolve(registry, raw)?, args, ctx)?;
             let path = offered(registry, raw, verb)?;
             let removed = resources.rm(globals, &path, ctx)?;
             json(&removed)

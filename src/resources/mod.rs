@@ -5,7 +5,8 @@
 //! runtime turns them into commands (see [`pas_spec::verbs`]) and routes every call here. Before
 //! a handler runs, the runtime has normalised the path (PAS 5.3), matched it to a template (its
 //! placeholders are [`ResourcePath::param`]), checked that the template offers the verb, and
-//! refused a wildcard `rm` without `--force` (PAS 6.1). It answers `ls` and `stat` itself for
+//! refused without `--force` an `rm` of a wildcard (PAS 6.1) or of a container, which deletes
+//! everything in it ([`pas_spec::verbs::is_container`]). It answers `ls` and `stat` itself for
 //! the directories above the templates (the root `/` of a tool whose resources start at
 //! `/collections`), so handlers only deal with their own data.
 //!
@@ -21,6 +22,7 @@ pub(crate) mod dispatch;
 mod feedback;
 mod many;
 mod path;
+mod rm_guard;
 mod sync;
 mod tree;
 mod types;
@@ -111,8 +113,9 @@ pub trait Resources: 'static {
         Err(not_implemented(Verb::Cp))
     }
 
-    /// `rm PATH`: delete the resource. A path with a wildcard arrives only with `--force`
-    /// ([`ResourcePath::is_pattern`]); the handler decides what it matches.
+    /// `rm PATH`: delete the resource. A path with a wildcard ([`ResourcePath::is_pattern`]),
+    /// or of a container (a resource with children), arrives only with `--force`; the handler
+    /// decides what a wildcard matches.
     fn rm(
         &self,
         globals: &Self::Globals,

@@ -25,6 +25,10 @@ pub(crate) struct Manifest {
     pub(crate) history: Vec<Transition>,
     #[serde(default)]
     pub(crate) completed: Vec<Value>,
+    /// The actions the last call meant to take, in order ([`crate::Session::record_planned`]);
+    /// `None` until a handler records them (a manifest of an older runtime has none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) planned: Option<Vec<Value>>,
     #[serde(default)]
     pub(crate) summary: Map<String, Value>,
     #[serde(default)]
@@ -35,6 +39,16 @@ pub(crate) struct Manifest {
 pub(crate) struct Transition {
     pub(crate) state: String,
     pub(crate) at: String,
+}
+
+/// Whether the completed `record` is the planned `action` done.
+fn does(record: &Value, action: &Value) -> bool {
+    match (record, action) {
+        (Value::Object(record), Value::Object(action)) => action
+            .iter()
+            .all(|(key, value)| record.get(key) == Some(value)),
+        _ => record == action,
+    }
 }
 
 fn millis(time: SystemTime) -> u64 {
@@ -63,6 +77,7 @@ impl Manifest {
                 at,
             }],
             completed: Vec::new(),
+            planned: None,
             summary: Map::new(),
             data: Map::new(),
         }
@@ -81,6 +96,26 @@ impl Manifest {
             state: state.to_owned(),
             at: self.updated_at.clone(),
         });
+    }
+
+    /// The planned actions no completed action has done yet, in plan order (robot 7.3's
+    /// `remaining`); `None` when no plan was recorded. A completed action does a planned one
+    /// when it is equal to it or, for objects, has each of its fields with the same value (a
+    /// record of what happened holds the plan's fields and adds its result).
+    pub(crate) fn remaining(&self) -> Option<Vec<Value>> {
+        let planned = self.planned.as_ref()?;
+        let mut done: Vec<&Value> = self.completed.iter().collect();
+        let mut remaining = Vec::new();
+        for action in planned {
+            // Each completed record does one planned action: two equal plans need two records.
+            match done.iter().position(|record| does(record, action)) {
+                Some(at) => {
+                    done.remove(at);
+                }
+                None => remaining.push(action.clone()),
+            }
+        }
+        Some(remaining)
     }
 
     pub(crate) fn age_ms(&self, now: SystemTime) -> u64 {
@@ -119,5 +154,59 @@ impl Manifest {
         }
         serde_json::from_value(value)
             .map_err(|e| refuse(format!("is not a session manifest ({e})")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest() -> Manifest {
+        Manifest::new("pt-1", "pt", "apply", "planned", SystemTime::now())
+    }
+
+    #[test]
+    fn remaining_is_unknown_without_a_plan() {
+        assert_eq!(manifest().remaining(), None);
+    }
+
+    #[test]
+    fn remaining_is_the_plan_less_what_a_record_did_in_plan_order() {
+        let mut m = manifest();
+        m.planned = Some(vec![
+            json!({"pid": 1, "action": "kill"}),
+            json!({"pid": 2, "action": "kill"}),
+            json!({"pid": 3, "action": "kill"}),
+        ]);
+        // A record holds the planned fields and adds its result; order of records is free.
+        m.completed = vec![
+            json!({"pid": 3, "action": "kill", "result": "success"}),
+            json!({"pid": 1, "action": "kill", "result": "skipped"}),
+        ];
+        assert_eq!(
+            m.remaining(),
+            Some(vec![json!({"pid": 2, "action": "kill"})])
+        );
+    }
+
+    #[test]
+    fn each_record_does_one_planned_action() {
+        let mut m = manifest();
+        m.planned = Some(vec![json!(7), json!(7), json!(8)]);
+        m.completed = vec![json!(7)];
+        assert_eq!(m.remaining(), Some(vec![json!(7), json!(8)]));
+        // A record with another value of a planned field is not that action.
+        m.planned = Some(vec![json!({"pid": 7, "start_id": "a"})]);
+        m.completed = vec![json!({"pid": 7, "start_id": "b"})];
+        assert_eq!(m.remaining(), m.planned.clone());
+    }
+
+    #[test]
+    fn a_manifest_without_a_plan_reads_and_writes_without_one() {
+        let m = manifest();
+        let text = String::from_utf8(m.to_bytes()).unwrap();
+        assert!(!text.contains("planned\":"), "{text}");
+        let read = Manifest::parse(text.as_bytes(), Path::new("m.json"), "ERR").unwrap();
+        assert_eq!(read.planned, None);
     }
 }

@@ -101,6 +101,24 @@ impl Session {
         inner.save()
     }
 
+    /// Records the actions this call means to take, in order (written at once, replacing any
+    /// plan recorded before), before it takes the first. A call that resumes the session gets
+    /// those no completed action has done yet in `resume_context.remaining` (robot 7.3): a
+    /// completed record does a planned action when it equals it or, for objects, holds each of
+    /// its fields with the same value, so plan in the terms [`Session::record_completed`]
+    /// records (e.g. `{"pid": 42, "action": "kill"}`, recorded as that and its result).
+    pub fn record_planned<T: Serialize>(&self, actions: &[T]) -> Result<(), Error> {
+        let actions = actions
+            .iter()
+            .map(serde_json::to_value)
+            .collect::<Result<Vec<Value>, _>>()
+            .map_err(crate::error::serialise_error)?;
+        let mut inner = self.lock();
+        inner.manifest.planned = Some(actions);
+        inner.manifest.touch();
+        inner.save()
+    }
+
     /// Every action recorded as completed, in order.
     pub fn completed(&self) -> Vec<Value> {
         self.lock().manifest.completed.clone()
@@ -345,6 +363,8 @@ fn continue_session(
             "resumed_at": crate::time::rfc3339_millis(now),
             "previous_state": state,
             "already_completed": inner.manifest.completed,
+            // null: the handler never recorded a plan, so what remains is not known.
+            "remaining": inner.manifest.remaining(),
         }));
     } else if would_write && state == spec.interrupted {
         return Err(Error::new(

@@ -67,6 +67,17 @@ fn notes_through_both_sdks() {
             Some("FORCE_REQUIRED")
         ),
         call("rm", json!({"path": "/notebooks/inbox/up"}), None),
+        // A notebook is a container: without `force: true` it stays, with it it goes.
+        call(
+            "rm",
+            json!({"path": "/notebooks/recipes"}),
+            Some("FORCE_REQUIRED")
+        ),
+        call(
+            "cat",
+            json!({"path": "/notebooks/recipes/bread"}),
+            None
+        ),
         call(
             "sync",
             json!({"remote": "/notebooks/recipes", "local": dir.path().join("pulled")}),
@@ -86,6 +97,16 @@ fn notes_through_both_sdks() {
             "feedback",
             json!({"path": "/notebooks/inbox/milk", "level": "fatal"}),
             Some("INVALID_ARGUMENT")
+        ),
+        call(
+            "rm",
+            json!({"path": "/notebooks/recipes", "force": true}),
+            None
+        ),
+        call(
+            "cat",
+            json!({"path": "/notebooks/recipes/bread"}),
+            Some("NOT_FOUND")
         ),
     ]);
     plan["resources"] = json!({

@@ -231,6 +231,41 @@ fn wrong_paths_are_structured_errors() {
     s.fails(&["ls"], 2, "MISSING_ARGUMENT");
 }
 
+/// Issue 27: `rm` is destructive, and a notebook is a container: deleting it deletes every
+/// note in it, so without --force it is refused before the handler runs and nothing goes. In
+/// human mode too: the guard is the call's meaning, not its form.
+#[test]
+fn rm_of_a_notebook_needs_force() {
+    let s = Scratch::new();
+    let refused = s.fails(&["rm", "/notebooks/recipes"], 1, "FORCE_REQUIRED");
+    assert_eq!(
+        refused["message"],
+        "rm /notebooks/recipes deletes a container (/notebooks/{notebook}) with everything in \
+         it, which needs --force"
+    );
+    assert_eq!(
+        refused["suggestion"],
+        "see what it holds with `notes --agent ls /notebooks/recipes`, then confirm with \
+         `notes --agent rm /notebooks/recipes --force`"
+    );
+    let human = s.run(&["rm", "/notebooks/recipes"]);
+    assert_eq!((human.code, human.stdout.as_str()), (Some(1), ""));
+    assert!(human.stderr.contains("FORCE_REQUIRED"), "{}", human.stderr);
+    assert!(s.store().join("recipes/bread.json").exists(), "nothing deleted");
+    // Among several paths, the notebook is refused and the note beside it is removed.
+    let run = s.run(&["--agent", "rm", "/notebooks/inbox/milk", "/notebooks/recipes"]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(!s.store().join("inbox/milk.json").exists());
+    assert!(s.store().join("recipes/bread.json").exists());
+
+    let forced = one(&s.ok(&["rm", "/notebooks/recipes", "--force"]));
+    assert_eq!(
+        forced,
+        json!({"status": "success", "path": "/notebooks/recipes", "deleted": true})
+    );
+    assert!(!s.store().join("recipes").exists());
+}
+
 #[test]
 fn rm_needs_an_explicit_path_or_force() {
     let s = Scratch::new();

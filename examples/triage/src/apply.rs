@@ -41,6 +41,13 @@ pub fn apply(args: &Args, ctx: &Context) -> Result<Reply, Error> {
         .get("plan")
         .ok_or_else(|| Error::new("ERR_SESSION", format!("session {id} has no plan")))?;
     let targets = targets(ctx, &plan, recommended, &pids)?;
+    // What this call means to do, before it does any: a resumed call's envelope lists what is
+    // left of it (`resume_context.remaining`), matched against the records of `act`.
+    let planned: Vec<Value> = targets
+        .iter()
+        .map(|t| json!({ "pid": t.pid, "start_id": t.start_id, "action": "kill" }))
+        .collect();
+    session.record_planned(&planned)?;
     let done: HashSet<i64> = session
         .completed()
         .iter()

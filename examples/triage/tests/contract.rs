@@ -205,6 +205,11 @@ fn concurrent_apply_sigterm_and_resume() {
         value["resume_context"]["already_completed"][0]["pid"],
         first.pid()
     );
+    // Robot 7.3: beside what was done, what was left of the plan when the call was interrupted.
+    let remaining = value["resume_context"]["remaining"].as_array().unwrap();
+    assert_eq!(remaining.len(), 1, "{value}");
+    assert_eq!(remaining[0]["pid"], stubborn.pid());
+    assert_eq!(remaining[0]["action"], "kill");
     let applied = value["data"]["applied"].as_array().unwrap();
     assert_eq!(
         applied.len(),

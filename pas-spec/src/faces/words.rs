@@ -120,7 +120,8 @@ pub(crate) fn param_facts(param: &Parameter) -> String {
 }
 
 /// The effect sentence. Every profile confirms a declared destructive command with its confirm
-/// flag (`--force`); the synthesised `rm` verb needs it only for a wildcard path (PAS 6.1).
+/// flag (`--force`); the synthesised `rm` verb needs it for a wildcard path (PAS 6.1) and for a
+/// container, which it deletes with everything in it.
 pub(crate) fn effect_line(registry: &Registry, command: &Command) -> String {
     let idempotent = if command.is_idempotent() {
         "idempotent"
@@ -132,7 +133,7 @@ pub(crate) fn effect_line(registry: &Registry, command: &Command) -> String {
     let surface = surface::of(registry.profile);
     let confirm = surface.confirm_flag;
     let extra = match command.effect {
-        Effect::Destructive if verb_rm => format!("; a wildcard path needs --{confirm}"),
+        Effect::Destructive if verb_rm => format!("; {} needs --{confirm}", rm_confirmed(registry)),
         _ if surface.needs_confirm(command) => format!("; needs --{confirm}"),
         _ => String::new(),
     };
@@ -145,6 +146,17 @@ pub(crate) fn effect_line(registry: &Registry, command: &Command) -> String {
         "Effect: {}, {idempotent}{extra}{dry_run}.",
         command.effect.as_str()
     )
+}
+
+/// What the synthesised `rm` needs the confirm flag for: a wildcard path, and a container of
+/// the tool's resources (deleted with everything in it), named by its templates.
+fn rm_confirmed(registry: &Registry) -> String {
+    let containers = crate::verbs::rm_containers(registry);
+    if containers.is_empty() {
+        "a wildcard path".to_owned()
+    } else {
+        format!("a wildcard path or a container ({})", containers.join(", "))
+    }
 }
 
 /// The declarations of a command the runtime enforces, one sentence each: side effects, needed
@@ -589,8 +601,11 @@ pub fn command_switches(registry: &Registry, command: &Command) -> Vec<surface::
         let verb_rm = command.name == crate::Verb::Rm.as_str()
             && !registry.commands.iter().any(|c| c.name == command.name);
         let what = if verb_rm {
-            "Confirm a wildcard path (or the whole tree); without it such a call is refused."
-                .to_owned()
+            format!(
+                "Confirm {}; without it such a call is refused with {} and changes nothing.",
+                rm_confirmed(registry),
+                surface.confirm_error_in(registry)
+            )
         } else if command.effect == Effect::Destructive {
             format!(
                 "Confirm the destructive change; without it the command refuses with {} and \
