@@ -31,6 +31,7 @@
 
 mod checks;
 mod context;
+mod orphans;
 mod plan;
 pub mod report;
 pub mod runner;

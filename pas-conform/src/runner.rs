@@ -3,8 +3,9 @@
 //! Every call runs in its own process group so that a timeout, or the SIGTERM check, reaches the
 //! tool and anything it started (a shell script's children too); when the call ends, or times
 //! out, the whole group is killed, and so is every descendant in a group or session of its own
-//! (the pseudo-terminal calls), so a conformance run leaves no process behind. Signals are sent with the
-//! `kill` command rather than libc, so the engine needs no `unsafe`.
+//! (the pseudo-terminal calls), and every descendant that daemonised and was adopted by the
+//! engine's process (`crate::orphans`), so a conformance run leaves no process behind. Signals
+//! are sent through rustix, so the engine needs no `unsafe`.
 
 use std::io::{Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -160,7 +161,11 @@ impl Program {
         if let Some(dir) = &call.cwd {
             command.current_dir(dir);
         }
-        command.spawn()
+        // What the call leaves behind when it daemonises comes back to this process.
+        crate::orphans::adopt();
+        let child = command.spawn()?;
+        crate::orphans::started(child.id());
+        Ok(child)
     }
 
     /// Runs a call to its end or to the timeout, whichever comes first.
@@ -248,28 +253,29 @@ fn collect<R: Read + Send + 'static>(stream: Option<R>) -> JoinHandle<Vec<u8>> {
 
 /// Waits for the child up to `timeout`; past it, kills everything it started (see
 /// [`kill_tree`]). Once it ended, whatever is left of its process group (a shell's background
-/// child, a child that ignored the signals) is killed too: a call never outlives its check.
+/// child, a child that ignored the signals) is killed too, and so is every descendant it left
+/// in a session of its own (`setsid`, a double fork: see `crate::orphans`): a call never
+/// outlives its check.
 pub fn wait(child: &mut Child, timeout: Duration) -> (Option<std::process::ExitStatus>, bool) {
     let deadline = Instant::now() + timeout;
-    loop {
+    let (status, timed_out) = loop {
         match child.try_wait() {
-            Ok(Some(status)) => {
-                kill_leftovers(child.id());
-                return (Some(status), false);
-            }
+            Ok(Some(status)) => break (Some(status), false),
             Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(10)),
             _ => {
                 kill_tree(child.id());
-                let status = child.wait().ok();
-                kill_leftovers(child.id());
-                return (status, true);
+                break (child.wait().ok(), true);
             }
         }
-    }
+    };
+    crate::orphans::reaped(child.id());
+    kill_leftovers(child.id());
+    crate::orphans::end_adopted();
+    (status, timed_out)
 }
 
 /// One row of the process table: (pid, parent pid, process group).
-fn process_table() -> Vec<(u32, u32, u32)> {
+pub(crate) fn process_table() -> Vec<(u32, u32, u32)> {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
@@ -322,31 +328,43 @@ fn kill_leftovers(pid: u32) {
     }
 }
 
-/// One `kill` for many targets (`-PGID` for a group, `PID` for a process).
+/// One signal to many targets (`-PGID` for a group, `PID` for a process).
 fn kill_all(signal: &str, targets: &[String]) {
-    let _ = Command::new("kill")
-        .arg(format!("-{signal}"))
-        .arg("--")
-        .args(targets)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
+    for target in targets {
+        match target.strip_prefix('-') {
+            Some(group) => send(group, signal, true),
+            None => send(target, signal, false),
+        }
+    }
 }
 
 /// Sends a signal (`TERM`, `KILL`, ...) to the process group led by `pid`.
 pub fn signal_group(pid: u32, signal: &str) {
-    let _ = Command::new("kill")
-        .args([format!("-{signal}"), "--".into(), format!("-{pid}")])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
+    send(&pid.to_string(), signal, true);
 }
 
 /// Sends a signal to one process.
 pub fn signal(pid: u32, signal: &str) {
-    let _ = Command::new("kill")
-        .args([format!("-{signal}"), pid.to_string()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
+    send(&pid.to_string(), signal, false);
+}
+
+/// `kill(2)` of a process, or of a group; a pid that names nothing (0, the caller's own group,
+/// text) or a signal the engine does not send is ignored, as is a target already gone.
+fn send(pid: &str, signal: &str, group: bool) {
+    use rustix::process::{Pid, Signal};
+    let signal = match signal {
+        "TERM" => Signal::TERM,
+        "KILL" => Signal::KILL,
+        "INT" => Signal::INT,
+        "HUP" => Signal::HUP,
+        _ => return,
+    };
+    let Some(pid) = pid.parse::<i32>().ok().and_then(Pid::from_raw) else {
+        return;
+    };
+    let _ = if group {
+        rustix::process::kill_process_group(pid, signal)
+    } else {
+        rustix::process::kill_process(pid, signal)
+    };
 }

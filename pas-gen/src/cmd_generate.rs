@@ -1,6 +1,7 @@
 //! `pas-gen generate SPEC --out DIR`: refresh the generated parts of a scaffolded project after
-//! its spec changed: files whose first line holds `@generated`, `docs/<tool>.llm`, and the part
-//! of the README between its `@generated` marks. A user's file is never touched, and no code is
+//! its spec changed: files whose first line holds `@generated`, `docs/<tool>.llm`, the Agent
+//! Skill (`skills/<name>/SKILL.md` and its `references/`), and the part of the README between
+//! its `@generated` marks. A user's file is never touched, and no code is
 //! deleted. What the changed spec asks of the handlers (methods to add or remove, parameters
 //! added, removed or retyped, output and error changes) is listed instead, or that nothing does.
 
@@ -45,6 +46,22 @@ pub fn generate(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     if llm_status != "unchanged" {
         write(&out.join(&llm_file), &llm)?;
     }
+    // The Agent Skill and its references are the same face, pas-gen's too: a skill that kept
+    // the old version or lacked a new command would tell agents what the tool no longer is.
+    let skill_dir = format!("skills/{}", pas_spec::faces::skill::name(&registry));
+    let mut skill_statuses = Vec::new();
+    for (file, text) in pas_spec::faces::skill::files(&registry) {
+        let path = format!("{skill_dir}/{file}");
+        let status = match std::fs::read_to_string(out.join(&path)) {
+            Ok(old) if old == text => "unchanged",
+            Ok(_) => "rewritten",
+            Err(_) => "created",
+        };
+        if status != "unchanged" {
+            write(&out.join(&path), &text)?;
+        }
+        skill_statuses.push((path, status));
+    }
     // The contract test follows the spec too, unless the user took it over (no header).
     let contract = scaffold::contract_test(&registry, &scaffold::spec_file_name(&spec))?;
     let contract_status = refresh(&out.join(CONTRACT_RS), &contract)?;
@@ -88,6 +105,9 @@ pub fn generate(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     if let Some(readme_status) = readme_status {
         text.push_str(&format!("\n{README}: {readme_status}"));
     }
+    for (path, status) in &skill_statuses {
+        text.push_str(&format!("\n{path}: {status}"));
+    }
     for need in &needed {
         text.push_str(&format!(
             "\nadd to {HANDLERS_RS}: {}",
@@ -123,6 +143,11 @@ pub fn generate(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     if let Some(readme_status) = readme_status {
         files.push(json!({ "path": README, "status": readme_status }));
     }
+    files.extend(
+        skill_statuses
+            .iter()
+            .map(|(path, status)| json!({ "path": path, "status": status })),
+    );
     let value = json!({
         "out": out.display().to_string(),
         "files": files,

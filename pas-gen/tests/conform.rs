@@ -573,3 +573,55 @@ fn job_status_exiting_0_while_running_fails_fm49() {
         "{checks:?}"
     );
 }
+
+/// Issue 27: conform ends every descendant of its target, those that daemonised included.
+/// daemon.sh leaves, on every call, a `sleep 600` double-forked into a session of its own and
+/// writes its pid to a file; once conform is over, none of those pids is a live sleep. Should
+/// one be (the promise broken), the test ends exactly those pids before failing.
+#[test]
+fn conform_ends_the_daemons_its_target_leaves() {
+    let pids = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_pas-gen"))
+        .args([
+            "--agent",
+            "conform",
+            "--spec",
+            &fixture("good.yaml"),
+            "--",
+            &fixture("daemon.sh"),
+        ])
+        .env("PAS_DAEMON_PIDS", pids.path())
+        .env_remove("FAULT")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("\"kind\":\"summary\""), "{text}");
+    let daemons: Vec<u32> = std::fs::read_dir(pids.path())
+        .unwrap()
+        .filter_map(|entry| {
+            let path = entry.unwrap().path();
+            (path.extension()? == "pid").then_some(())?;
+            std::fs::read_to_string(path).ok()?.trim().parse().ok()
+        })
+        .collect();
+    assert!(daemons.len() > 20, "every call left a daemon: {daemons:?}");
+    let alive: Vec<u32> = daemons.into_iter().filter(|pid| a_live_sleep(*pid)).collect();
+    for pid in &alive {
+        let _ = Command::new("kill").args(["-KILL", &pid.to_string()]).status();
+    }
+    assert!(alive.is_empty(), "daemons left running: {alive:?}");
+}
+
+/// Whether `pid` is a running (not zombie) `sleep`: the daemon, not a process that reused its
+/// pid.
+fn a_live_sleep(pid: u32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    let Some(close) = stat.rfind(')') else {
+        return false;
+    };
+    let comm = stat[..close].split_once('(').map_or("", |(_, c)| c);
+    let state = stat[close + 1..].split_whitespace().next().unwrap_or("");
+    comm == "sleep" && state != "Z"
+}
