@@ -191,6 +191,7 @@ const STORE: Contract = Contract {
         "nav.paths",
         "fm70.many_paths",
         "state.rm_guard",
+        "state.rm_container",
         "state.shapes",
         "state.sync_source",
     ],
@@ -204,6 +205,8 @@ const STORE: Contract = Contract {
         ("one_path_only", &["fm70.many_paths"]),
         ("rm_wildcard", &["state.rm_guard"]),
         ("rm_bare", &["state.rm_guard"]),
+        // rm of the directory /notes goes ahead without --force.
+        ("rm_container", &["state.rm_container"]),
         ("rm_shape", &["state.shapes"]),
         ("sync_event", &["state.shapes"]),
         ("feedback_status", &["state.shapes"]),

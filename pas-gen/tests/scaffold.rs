@@ -275,6 +275,8 @@ fn generate_after_a_spec_change_keeps_user_files_and_names_the_new_handlers() {
         "docs/weather.llm",
         "tests/contract.rs",
         "README.md",
+        "skills/weather/SKILL.md",
+        "skills/weather/references/weather.llm",
     ];
     for (path, text) in &before {
         if !generated.contains(&path.as_str()) {
@@ -656,6 +658,58 @@ fn generate_after_adding_a_flag_names_it_and_refreshes_the_readme() {
         readme.contains("--untagged"),
         "the README's agent help is refreshed"
     );
+}
+
+/// Issue 27: after the spec gains a command and a new version, `generate` refreshes the Agent
+/// Skill (`skills/TOOL/SKILL.md` and its `references/TOOL.llm`) to the very bytes `pas-gen
+/// skill` writes for the changed spec, and lists each file in its report.
+#[test]
+fn generate_refreshes_the_skill_after_a_new_command_and_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("weather.yaml");
+    let text = std::fs::read_to_string(repo().join("specs/weather.yaml")).unwrap();
+    std::fs::write(&spec, &text).unwrap();
+    let out = dir.path().join("project");
+    new_project(&spec, &out, &[]).success();
+    let skill = out.join("skills/weather/SKILL.md");
+    assert!(std::fs::read_to_string(&skill).unwrap().contains("# weather 2.3.0"));
+
+    let changed = text.replacen("version: 2.3.0\n", "version: 2.4.0\n", 1)
+        + "\n  - name: alerts\n    description: Weather alerts now in effect.\n    output: list\n";
+    assert!(changed.contains("version: 2.4.0\n"), "the version is bumped");
+    std::fs::write(&spec, &changed).unwrap();
+    let output = pas_gen()
+        .arg("generate")
+        .arg(&spec)
+        .arg("--out")
+        .arg(&out)
+        .env_remove("PAS_AGENT")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    insta::assert_snapshot!(
+        "generate-after-a-new-command-and-version",
+        String::from_utf8(output.stdout).unwrap()
+    );
+
+    let fresh = dir.path().join("fresh");
+    pas_gen()
+        .arg("skill")
+        .arg(&spec)
+        .arg("--out")
+        .arg(&fresh)
+        .assert()
+        .success();
+    for file in ["SKILL.md", "references/weather.llm"] {
+        assert_eq!(
+            std::fs::read_to_string(out.join("skills/weather").join(file)).unwrap(),
+            std::fs::read_to_string(fresh.join("weather").join(file)).unwrap(),
+            "{file} is what `pas-gen skill` writes"
+        );
+    }
+    let refreshed = std::fs::read_to_string(&skill).unwrap();
+    assert!(refreshed.contains("# weather 2.4.0"), "{refreshed}");
+    assert!(refreshed.contains("alerts"), "{refreshed}");
 }
 
 /// A spec with async job commands (CLI Agent Spec failure mode 49) scaffolds a project that

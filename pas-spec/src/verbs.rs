@@ -104,7 +104,18 @@ fn verb_command(registry: &Registry, verb: Verb, paths: &[&str]) -> Command {
                 &format!("./local.json {first}"),
                 &format!("Upload a local file to {first}"),
             )],
-            Verb::Rm => vec![example(first, &format!("Delete {first}"))],
+            // A leaf when there is one: a container's `rm` needs --force, which an example
+            // must then show to be a call that works.
+            Verb::Rm => {
+                let containers = rm_containers(registry);
+                match paths.iter().find(|p| !containers.contains(*p)) {
+                    Some(leaf) => vec![example(*leaf, &format!("Delete {leaf}"))],
+                    None => vec![example(
+                        &format!("{first} --force"),
+                        &format!("Delete {first} with everything in it"),
+                    )],
+                }
+            }
             Verb::Sync => vec![example(
                 &format!("{first} ./backup"),
                 &format!("Pull {first} into ./backup, downloading only what changed"),
@@ -798,6 +809,11 @@ mod tests {
         assert!(!is_container(&reg, "/flat/{id}"));
         assert_eq!(rm_containers(&reg), ["/notebooks/{notebook}", "/tags"]);
         let rm = verb_commands(&reg).into_iter().find(|c| c.name == "rm").unwrap();
+        // The example deletes a leaf, which needs no --force.
+        assert_eq!(
+            rm.examples[0].command,
+            "store rm /notebooks/{book}/{note} --agent"
+        );
         assert!(
             rm.description.ends_with(
                 " A container (/notebooks/{notebook}, /tags) is deleted with everything in it, \
@@ -806,6 +822,13 @@ mod tests {
             "{}",
             rm.description
         );
+    }
+
+    #[test]
+    fn an_rm_of_containers_only_shows_force_in_its_example() {
+        let reg = registry(vec![resource("/tags", &[Verb::Ls, Verb::Rm])]);
+        let rm = verb_commands(&reg).into_iter().find(|c| c.name == "rm").unwrap();
+        assert_eq!(rm.examples[0].command, "store rm /tags --force --agent");
     }
 
     #[test]

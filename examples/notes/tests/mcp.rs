@@ -7,7 +7,7 @@ mod mcp_support;
 
 use std::path::{Path, PathBuf};
 
-use mcp_support::{call, plan, run_clients};
+use mcp_support::{Session, call, plan, run_clients};
 use serde_json::json;
 
 fn store(dir: &Path) -> PathBuf {
@@ -99,13 +99,18 @@ fn notes_through_both_sdks() {
             Some("INVALID_ARGUMENT")
         ),
         call(
+            "cp",
+            json!({"source": upload, "dest": "/notebooks/scratch/up"}),
+            None
+        ),
+        call(
             "rm",
-            json!({"path": "/notebooks/recipes", "force": true}),
+            json!({"path": "/notebooks/scratch", "force": true}),
             None
         ),
         call(
             "cat",
-            json!({"path": "/notebooks/recipes/bread"}),
+            json!({"path": "/notebooks/scratch/up"}),
             Some("NOT_FOUND")
         ),
     ]);
@@ -122,4 +127,27 @@ fn notes_through_both_sdks() {
         plan["only"] = client.into();
         run_clients(&plan);
     }
+}
+
+/// A notebook is a container: over MCP its `rm` without `force: true` is refused with the CLI's
+/// FORCE_REQUIRED, in MCP's terms (the hint names the argument, not the flag), and nothing goes.
+#[test]
+fn rm_of_a_notebook_over_mcp_needs_force_true() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store(dir.path());
+    let state = dir.path().join("state");
+    let bin = Path::new(env!("CARGO_BIN_EXE_notes"));
+    let mut session = Session::start(bin, &[("NOTES_STORE", &store), ("XDG_STATE_HOME", &state)]);
+    let refused = session.call("rm", json!({"path": "/notebooks/recipes"}));
+    assert_eq!(refused["isError"], true, "{refused}");
+    let text: serde_json::Value =
+        serde_json::from_str(refused["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(text["error"]["code"], "FORCE_REQUIRED", "{text}");
+    let hint = text["error"]["hint"].as_str().unwrap_or_default();
+    assert!(hint.contains("`force: true`"), "{text}");
+    assert!(store.join("recipes/bread.json").exists(), "nothing deleted");
+    let removed = session.call("rm", json!({"path": "/notebooks/recipes", "force": true}));
+    assert_ne!(removed["isError"], true, "{removed}");
+    assert!(!store.join("recipes").exists());
+    session.end();
 }

@@ -250,7 +250,7 @@ fn rm_of_a_notebook_needs_force() {
     );
     let human = s.run(&["rm", "/notebooks/recipes"]);
     assert_eq!((human.code, human.stdout.as_str()), (Some(1), ""));
-    assert!(human.stderr.contains("FORCE_REQUIRED"), "{}", human.stderr);
+    assert!(human.stderr.contains("needs --force"), "{}", human.stderr);
     assert!(s.store().join("recipes/bread.json").exists(), "nothing deleted");
     // Among several paths, the notebook is refused and the note beside it is removed.
     let run = s.run(&["--agent", "rm", "/notebooks/inbox/milk", "/notebooks/recipes"]);

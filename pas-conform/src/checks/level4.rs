@@ -1,5 +1,6 @@
-//! Level 4, the state contract (PAS 6): `rm` refuses an implicit or wildcard path without
-//! `--force`, and the outputs of `cp`, `rm`, `sync` and `feedback` have their PAS shapes.
+//! Level 4, the state contract (PAS 6): `rm` refuses an implicit or wildcard path, and a
+//! container (which it would delete with everything in it), without `--force`, and the outputs
+//! of `cp`, `rm`, `sync` and `feedback` have their PAS shapes.
 //!
 //! Level 4 tools write: these checks run the spec's examples of the state verbs for real, in the
 //! scratch directory, so point them at a sandboxed tool.
@@ -31,6 +32,107 @@ pub fn rm_guard(ctx: &mut Ctx) -> Verdict {
         }
     }
     Verdict::pass(&[&runs[0], &runs[1]])
+}
+
+/// state.rm_container: `rm` of a container (a resource with children, which it would delete
+/// with all of them: [`pas_spec::verbs::rm_containers`]) without --force is refused with a
+/// structured error and no output, and the container is still there, holding what it held.
+/// The container tried is a real one: each placeholder of its template is the first directory
+/// `ls` lists at that level.
+pub fn rm_container(ctx: &mut Ctx) -> Verdict {
+    let Some(registry) = ctx.registry.clone() else {
+        return Verdict::skip("no spec: which paths are containers comes from its resources");
+    };
+    let containers = pas_spec::verbs::rm_containers(&registry);
+    if containers.is_empty() {
+        return Verdict::skip("no resource offers rm on a container");
+    }
+    let mut judged: Vec<Run> = Vec::new();
+    let mut unfound: Vec<&str> = Vec::new();
+    for template in containers {
+        let Some(path) = instance(ctx, template) else {
+            unfound.push(template);
+            continue;
+        };
+        // What the container holds (its listing, or its metadata when nothing lists it).
+        let lists = registry.resources.iter().any(|r| {
+            r.path == template && r.verbs.contains(&pas_spec::Verb::Ls)
+        });
+        let look = ctx.machine(&words(&[if lists { "ls" } else { "stat" }, &path]));
+        let before = ctx.run(&Call::new(&look));
+        let run = ctx.run(&Call::new(&ctx.machine(&words(&["rm", &path]))));
+        let after = ctx.run(&Call::new(&look));
+        if run.timed_out || run.exited(0) {
+            return Verdict::fail(
+                format!(
+                    "rm {path} (a {template}, a container) ran without --force ({}): it deletes \
+                     everything in it, so it must refuse",
+                    run.status()
+                ),
+                &[&before, &run, &after],
+            );
+        }
+        if !run.stdout.is_empty() {
+            return Verdict::fail(format!("rm {path} printed output while refusing"), &[&run]);
+        }
+        if let Err(why) = super::errors::stderr_error(&run) {
+            return Verdict::fail(
+                format!("the refusal is not a structured error: {why}"),
+                &[&run],
+            );
+        }
+        if !after.exited(0) || before.stdout != after.stdout {
+            return Verdict::fail(
+                format!("rm {path} without --force was refused, but the container changed"),
+                &[&before, &run, &after],
+            );
+        }
+        judged.push(run);
+    }
+    if judged.is_empty() {
+        return Verdict::skip(format!(
+            "no container found to try: ls lists nothing for {}",
+            unfound.join(", ")
+        ));
+    }
+    let verdict = Verdict::pass(&judged.iter().collect::<Vec<_>>());
+    if unfound.is_empty() {
+        verdict
+    } else {
+        verdict.note(format!("none found to try for {}", unfound.join(", ")))
+    }
+}
+
+/// A path of `template` that exists: its literal segments as they are, each placeholder the
+/// first directory (else the first entry) `ls` lists at that level.
+fn instance(ctx: &mut Ctx, template: &str) -> Option<String> {
+    let mut path = String::new();
+    for segment in template.split('/').filter(|s| !s.is_empty()) {
+        if !segment.starts_with('{') {
+            path.push('/');
+            path.push_str(segment);
+            continue;
+        }
+        let parent = if path.is_empty() { "/" } else { path.as_str() };
+        let listed = ctx.cached(&ctx.machine(&words(&["ls", parent])));
+        if !listed.exited(0) {
+            return None;
+        }
+        let entries = ndjson_lines(&listed.out()).unwrap_or_default();
+        let child = entries
+            .iter()
+            .find(|e| e["type"] == "dir")
+            .or_else(|| entries.first())
+            .and_then(|e| e["path"].as_str())?;
+        // The child's last segment under the path built so far.
+        let name = child.trim_end_matches('/').rsplit('/').next()?;
+        if name.is_empty() {
+            return None;
+        }
+        path.push('/');
+        path.push_str(name);
+    }
+    Some(if path.is_empty() { "/".to_owned() } else { path })
 }
 
 /// The PAS output schemas of the state verbs (one item, for the events of sync).

@@ -354,6 +354,14 @@ pub const CHECKS: &[Check] = &[
         level4::rm_guard
     ),
     check!(
+        "state.rm_container",
+        "PAS 6.1",
+        4,
+        PAS,
+        "rm of a container (a path with children) is refused without --force, and it stays",
+        level4::rm_container
+    ),
+    check!(
         "state.shapes",
         "PAS 6.1-6.4",
         4,
