@@ -68,7 +68,10 @@ pub(crate) fn end_adopted() {
         // Once a child is reaped, the kernel has handed its children to this process already:
         // the next round sees them. An exited one (a zombie) is reaped the same way.
         for pid in adopted {
-            if let Some(pid) = i32::try_from(pid).ok().and_then(rustix::process::Pid::from_raw) {
+            if let Some(pid) = i32::try_from(pid)
+                .ok()
+                .and_then(rustix::process::Pid::from_raw)
+            {
                 let _ = rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::empty());
             }
         }

@@ -608,9 +608,14 @@ fn conform_ends_the_daemons_its_target_leaves() {
         })
         .collect();
     assert!(daemons.len() > 20, "every call left a daemon: {daemons:?}");
-    let alive: Vec<u32> = daemons.into_iter().filter(|pid| a_live_sleep(*pid)).collect();
+    let alive: Vec<u32> = daemons
+        .into_iter()
+        .filter(|pid| a_live_sleep(*pid))
+        .collect();
     for pid in &alive {
-        let _ = Command::new("kill").args(["-KILL", &pid.to_string()]).status();
+        let _ = Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status();
     }
     assert!(alive.is_empty(), "daemons left running: {alive:?}");
 }

@@ -672,11 +672,18 @@ fn generate_refreshes_the_skill_after_a_new_command_and_version() {
     let out = dir.path().join("project");
     new_project(&spec, &out, &[]).success();
     let skill = out.join("skills/weather/SKILL.md");
-    assert!(std::fs::read_to_string(&skill).unwrap().contains("# weather 2.3.0"));
+    assert!(
+        std::fs::read_to_string(&skill)
+            .unwrap()
+            .contains("# weather 2.3.0")
+    );
 
     let changed = text.replacen("version: 2.3.0\n", "version: 2.4.0\n", 1)
         + "\n  - name: alerts\n    description: Weather alerts now in effect.\n    output: list\n";
-    assert!(changed.contains("version: 2.4.0\n"), "the version is bumped");
+    assert!(
+        changed.contains("version: 2.4.0\n"),
+        "the version is bumped"
+    );
     std::fs::write(&spec, &changed).unwrap();
     let output = pas_gen()
         .arg("generate")

@@ -808,7 +808,10 @@ mod tests {
         assert!(is_container(&reg, "/tags"));
         assert!(!is_container(&reg, "/flat/{id}"));
         assert_eq!(rm_containers(&reg), ["/notebooks/{notebook}", "/tags"]);
-        let rm = verb_commands(&reg).into_iter().find(|c| c.name == "rm").unwrap();
+        let rm = verb_commands(&reg)
+            .into_iter()
+            .find(|c| c.name == "rm")
+            .unwrap();
         // The example deletes a leaf, which needs no --force.
         assert_eq!(
             rm.examples[0].command,
@@ -827,7 +830,10 @@ mod tests {
     #[test]
     fn an_rm_of_containers_only_shows_force_in_its_example() {
         let reg = registry(vec![resource("/tags", &[Verb::Ls, Verb::Rm])]);
-        let rm = verb_commands(&reg).into_iter().find(|c| c.name == "rm").unwrap();
+        let rm = verb_commands(&reg)
+            .into_iter()
+            .find(|c| c.name == "rm")
+            .unwrap();
         assert_eq!(rm.examples[0].command, "store rm /tags --force --agent");
     }
 
@@ -835,7 +841,10 @@ mod tests {
     fn an_rm_of_leaves_only_says_nothing_of_containers() {
         let reg = registry(vec![resource("/flat/{id}", &[Verb::Cat, Verb::Rm])]);
         assert!(rm_containers(&reg).is_empty());
-        let rm = verb_commands(&reg).into_iter().find(|c| c.name == "rm").unwrap();
+        let rm = verb_commands(&reg)
+            .into_iter()
+            .find(|c| c.name == "rm")
+            .unwrap();
         assert!(!rm.description.contains("container"), "{}", rm.description);
     }
 

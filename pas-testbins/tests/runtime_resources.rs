@@ -219,7 +219,10 @@ fn rm_of_a_container_needs_force_and_never_reaches_the_handler_without() {
         "{error}"
     );
     assert_eq!(
-        ok(dir.path(), &["--agent", "rm", "/collections/books", "--force"])[0]["path"],
+        ok(
+            dir.path(),
+            &["--agent", "rm", "/collections/books", "--force"]
+        )[0]["path"],
         "/collections/books"
     );
 }

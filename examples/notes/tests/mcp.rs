@@ -73,11 +73,7 @@ fn notes_through_both_sdks() {
             json!({"path": "/notebooks/recipes"}),
             Some("FORCE_REQUIRED")
         ),
-        call(
-            "cat",
-            json!({"path": "/notebooks/recipes/bread"}),
-            None
-        ),
+        call("cat", json!({"path": "/notebooks/recipes/bread"}), None),
         call(
             "sync",
             json!({"remote": "/notebooks/recipes", "local": dir.path().join("pulled")}),

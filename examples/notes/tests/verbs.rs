@@ -251,9 +251,17 @@ fn rm_of_a_notebook_needs_force() {
     let human = s.run(&["rm", "/notebooks/recipes"]);
     assert_eq!((human.code, human.stdout.as_str()), (Some(1), ""));
     assert!(human.stderr.contains("needs --force"), "{}", human.stderr);
-    assert!(s.store().join("recipes/bread.json").exists(), "nothing deleted");
+    assert!(
+        s.store().join("recipes/bread.json").exists(),
+        "nothing deleted"
+    );
     // Among several paths, the notebook is refused and the note beside it is removed.
-    let run = s.run(&["--agent", "rm", "/notebooks/inbox/milk", "/notebooks/recipes"]);
+    let run = s.run(&[
+        "--agent",
+        "rm",
+        "/notebooks/inbox/milk",
+        "/notebooks/recipes",
+    ]);
     assert_eq!(run.code, Some(1), "{}", run.stderr);
     assert!(!s.store().join("inbox/milk.json").exists());
     assert!(s.store().join("recipes/bread.json").exists());

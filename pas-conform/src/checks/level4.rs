@@ -55,9 +55,10 @@ pub fn rm_container(ctx: &mut Ctx) -> Verdict {
             continue;
         };
         // What the container holds (its listing, or its metadata when nothing lists it).
-        let lists = registry.resources.iter().any(|r| {
-            r.path == template && r.verbs.contains(&pas_spec::Verb::Ls)
-        });
+        let lists = registry
+            .resources
+            .iter()
+            .any(|r| r.path == template && r.verbs.contains(&pas_spec::Verb::Ls));
         let look = ctx.machine(&words(&[if lists { "ls" } else { "stat" }, &path]));
         let before = ctx.run(&Call::new(&look));
         let run = ctx.run(&Call::new(&ctx.machine(&words(&["rm", &path]))));
@@ -132,7 +133,11 @@ fn instance(ctx: &mut Ctx, template: &str) -> Option<String> {
         path.push('/');
         path.push_str(name);
     }
-    Some(if path.is_empty() { "/".to_owned() } else { path })
+    Some(if path.is_empty() {
+        "/".to_owned()
+    } else {
+        path
+    })
 }
 
 /// The PAS output schemas of the state verbs (one item, for the events of sync).
