@@ -159,11 +159,6 @@ fn the_same_key_on_another_store_is_refused_not_replayed() {
     let replayed = run(cmd);
     assert_eq!(replayed.data(), a.data(), "{replayed:?}");
     assert_eq!(replayed.envelope["meta"]["replayed"], true);
-    // And so is the same call in machine mode: --agent changes the form, not the input.
-    let mut agent = create(&env, "Pay rent", "k1");
-    agent.arg("--agent");
-    let agent = run(agent);
-    assert_eq!(agent.data(), a.data(), "{agent:?}");
     assert_eq!(tasks(&env.db()), 1);
 }
 
@@ -235,8 +230,13 @@ fn set_mode(path: &Path, mode: u32) {
 #[test]
 fn a_failed_call_gives_its_key_back_and_a_retry_runs() {
     let env = Env::new();
-    // A store in a directory that does not exist yet: the handler fails (it ran, and said so).
-    let db = env.dir.path().join("later/tasks.db");
+    // A store file that is not a database: the handler fails (it ran, and said so).
+    let db = env.dir.path().join("tasks.db");
+    std::fs::write(
+        &db,
+        "not a database, not even close to one; SQLite refuses it",
+    )
+    .unwrap();
     let keyed = || {
         let mut cmd = env.bare(&[
             "task",
@@ -250,9 +250,9 @@ fn a_failed_call_gives_its_key_back_and_a_retry_runs() {
         cmd
     };
     let failed = run(keyed());
-    assert_eq!(failed.code(), "STORE_UNAVAILABLE", "{failed:?}");
+    assert_eq!(failed.code(), "STORE_CORRUPT", "{failed:?}");
     // Fixed, the same call with the same key runs: a failure reserved nothing for good.
-    std::fs::create_dir_all(db.parent().unwrap()).unwrap();
+    std::fs::remove_file(&db).unwrap();
     let retried = run(keyed());
     assert_eq!(retried.data()["title"], "Water plants", "{retried:?}");
     assert_ne!(retried.envelope["meta"]["replayed"], true);

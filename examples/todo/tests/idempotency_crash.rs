@@ -18,7 +18,7 @@ mod support;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use support::{Call, Env};
 
@@ -91,19 +91,24 @@ fn a_killed_keyed_create_is_never_duplicated_and_never_loses_an_acknowledged_wri
     let db = env.db();
     // A first create makes the store, so the runs below spread over the keyed path rather
     // than over SQLite creating its file.
+    let started = Instant::now();
     let warm = Call::from(
         env.command(&["task", "create", "--title", "warm"])
             .output()
             .unwrap(),
     );
     assert_eq!(warm.exit, 0, "{warm:?}");
+    // The delays span a whole keyed call on this machine (loaded or not), so the kills fall
+    // before the reservation, between it and the record, and after the reply: the length of
+    // a call is followed as the runs go (each retry is a whole call), never asserted.
+    let mut call_length = started.elapsed();
 
     let mut seen: BTreeMap<&str, u32> = BTreeMap::new();
     for run in 0..runs {
         let title = format!("crash {run}");
         let key = format!("crash-key-{run}");
-        // Up to 40 ms: from before the runtime starts to after the reply is written.
-        let delay = Duration::from_micros(rng.below(40_000));
+        let span = (call_length.as_micros() as u64 * 6 / 5).max(1);
+        let delay = Duration::from_micros(rng.below(span));
         let term = rng.below(2) == 0;
         let child = create(&env, &state, &title, &key)
             .spawn()
@@ -128,7 +133,9 @@ fn a_killed_keyed_create_is_never_duplicated_and_never_loses_an_acknowledged_wri
             String::from_utf8_lossy(&first.stderr)
         );
 
+        let retried = Instant::now();
         let retry = Call::from(create(&env, &state, &title, &key).output().unwrap());
+        call_length = (call_length * 3 + retried.elapsed()) / 4;
         let ids = stored(&db, &title);
         let context = format!(
             "run {run} (seed {seed}, delay {delay:?}, {}): first {first}, retry {retry:?}, stored {ids:?}",
@@ -170,5 +177,5 @@ fn a_killed_keyed_create_is_never_duplicated_and_never_loses_an_acknowledged_wri
         *seen.entry(outcome).or_default() += 1;
     }
     // How the kills fell, for whoever reads the log (not asserted: it depends on the machine).
-    eprintln!("{runs} runs, seed {seed}: {seen:?}");
+    eprintln!("{runs} runs, seed {seed}, a call lasting about {call_length:?}: {seen:?}");
 }
