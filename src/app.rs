@@ -785,15 +785,31 @@ impl App {
             Some(locks) => (locks.take)(command, &context).map_err(Stop::Failed)?,
             None => None,
         };
-        // `--idempotency-key`: a repeat replays the first success instead of running (12).
-        let stdin = body.as_ref().map(|b| &b.bytes[..]);
+        // `--idempotency-key`: reserved before the handler; a repeat replays the first success
+        // instead of running (12). The key covers stdin, so a keyed command that reads stdin has
+        // it read now (bounded, as the handler would), and the handler reads the same bytes.
         let keys = self.rooms.keys;
+        let mut context = context;
+        let mut stdin = body.as_ref().map(|b| b.bytes.clone());
+        let keyed_call = !dry_run
+            && leaf
+                .try_get_one::<String>(crate::idempotency::KEY_ID)
+                .is_ok_and(|key| key.is_some());
+        if keys.is_some() && keyed_call && stdin.is_none() && command.stdin != StdinMode::None {
+            match shared.mcp.as_ref() {
+                Some(hooks) => stdin = hooks.input.as_deref().map(Arc::from),
+                None => {
+                    stdin = read_whole(&context).map_err(Stop::Failed)?;
+                    context = context.with_stdin_body(stdin.clone());
+                }
+            }
+        }
         let begun = match keys {
-            Some(keys) => (keys.begin)(&registry.name, command, leaf, argv, stdin, dry_run)
+            Some(keys) => (keys.begin)(registry, command, matches, leaf, stdin.as_deref(), dry_run)
                 .map_err(Stop::Failed)?,
             None => crate::idempotency::Begin::Unkeyed,
         };
-        let keyed = match begun {
+        let mut keyed = match begun {
             crate::idempotency::Begin::Replay(reply) => {
                 let replayed = crate::effect::Reported {
                     change: crate::Change::Noop,
@@ -807,7 +823,14 @@ impl App {
         };
         let ran = panics::catch(|| -> Result<T, Stop> {
             // The tool's own commands answer the tool's own codes (verbs answer the runtime's).
-            let reply = handler(&args, &context).map_err(|error| match selected {
+            let reply = handler(&args, &context);
+            // A handler that failed gives its key back: a retry runs again.
+            if let (Err(_), Some(keys)) = (&reply, keys)
+                && let Some(keyed) = keyed.take()
+            {
+                (keys.abandon)(keyed);
+            }
+            let reply = reply.map_err(|error| match selected {
                 Selected::Declared(_) => {
                     let error = match declared {
                         Some(declared) => (declared.decorate_error)(registry, error),
@@ -826,7 +849,7 @@ impl App {
                 Some(declared) => (declared.separate_untrusted)(command, reply),
                 None => reply,
             };
-            let reply = match (&keyed, keys) {
+            let reply = match (keyed.take(), keys) {
                 (Some(keyed), Some(keys)) => {
                     let (reply, warning) =
                         (keys.record)(keyed, shared, reply, context.reported_effect());
@@ -1046,4 +1069,16 @@ fn args_of(matches: &clap::ArgMatches, leaf: &clap::ArgMatches) -> Args {
     } else {
         Args::new(leaf.clone()).with_root(matches)
     }
+}
+
+/// The whole of what a command's handler would read as stdin (bounded, and absent where the
+/// handler would find it absent: a terminal, an idle pipe in agent mode).
+fn read_whole(context: &Context) -> Result<Option<Arc<[u8]>>, Error> {
+    let Some(mut reader) = context.stdin()? else {
+        return Ok(None);
+    };
+    let mut bytes = Vec::new();
+    // Past the input limit: the structured error the handler's own read would have had.
+    io::Read::read_to_end(&mut reader, &mut bytes)?;
+    Ok(Some(bytes.into()))
 }

@@ -83,19 +83,20 @@ static JOBS: JobsRoom = JobsRoom {
     augment: crate::jobs::words::augment,
 };
 
-/// Decides a call's `--idempotency-key` (tool, command, its matches, argv, stdin, dry run).
+/// Decides a call's `--idempotency-key` (registry, command, the whole call's matches, the
+/// command's, stdin, dry run).
 type BeginKeyed = fn(
-    &str,
+    &Registry,
     &Command,
     &clap::ArgMatches,
-    &[OsString],
+    &clap::ArgMatches,
     Option<&[u8]>,
     bool,
 ) -> Result<crate::idempotency::Begin, Error>;
 
 /// Records a keyed call's reply and returns it to render, with a warning if it could not.
 type RecordKeyed = fn(
-    &crate::idempotency::Keyed,
+    crate::idempotency::Keyed,
     &crate::ending::Shared,
     Reply,
     Option<crate::Change>,
@@ -110,12 +111,15 @@ pub(crate) struct KeysRoom {
     pub(crate) begin: BeginKeyed,
     /// Records a fresh keyed call's reply.
     pub(crate) record: RecordKeyed,
+    /// Gives up a fresh keyed call's reservation when its handler failed.
+    pub(crate) abandon: fn(crate::idempotency::Keyed),
 }
 
 static KEYS: KeysRoom = KeysRoom {
     augment: crate::idempotency::augment,
     begin: crate::idempotency::begin,
     record: crate::idempotency::Keyed::record,
+    abandon: crate::idempotency::Keyed::abandon,
 };
 
 /// Checks what a command declares of its values, requirements and credentials before its

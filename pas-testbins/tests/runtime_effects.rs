@@ -344,3 +344,33 @@ fn the_robot_envelope_echoes_the_callers_attempt() {
     let out = shopping(dir.path(), "robot", &["add", "bread"]);
     assert_eq!(json(&out.stdout).get("attempt"), None);
 }
+
+#[test]
+fn a_repeat_in_machine_mode_replays_a_first_call_a_person_made() {
+    // `--agent` changes the form of a call, never its input: the key stands for the same call.
+    let dir = tempfile::tempdir().unwrap();
+    let mut human = Command::new(env!("CARGO_BIN_EXE_pas-effects-demo"));
+    human
+        .args(["add", "milk", "--idempotency-key", "k"])
+        .env("EFFECTS_DIR", dir.path())
+        .env("EFFECTS_PROFILE", "pas")
+        .env("XDG_STATE_HOME", dir.path().join("state"))
+        .env("HOME", dir.path().join("home"))
+        .env_remove("XDG_CACHE_HOME")
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("PAS_AGENT")
+        .env_remove("PAS_META")
+        .stdin(Stdio::null());
+    let first = human.output().unwrap();
+    assert_eq!(first.status.code(), Some(0), "{first:?}");
+    let agent = shopping(
+        dir.path(),
+        "pas",
+        &["add", "milk", "--idempotency-key", "k"],
+    );
+    let (data, effect, replayed) = success("pas", &agent);
+    assert_eq!(data, serde_json::json!({"name": "milk", "runs": 1}));
+    assert_eq!(effect, "noop");
+    assert_eq!(replayed, true);
+    assert_eq!(runs(dir.path()), 1, "the handler ran once");
+}

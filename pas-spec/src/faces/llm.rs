@@ -432,7 +432,7 @@ fn command_doc(registry: &Registry, command: &Command) -> CommandDoc {
     if idempotency {
         effect.pop();
         effect.push_str(
-            "; --idempotency-key KEY replays a repeat (effect noop, replayed) without running it again.",
+            "; --idempotency-key KEY replays a repeat (effect noop, replayed) without running it again: at most once, even when calls with the key overlap or one is killed.",
         );
     }
     CommandDoc {

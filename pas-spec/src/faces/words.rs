@@ -671,9 +671,12 @@ pub fn offers_cleanup(registry: &Registry) -> bool {
 pub const IDEMPOTENCY_KEY_FLAG: &str = "idempotency-key";
 
 /// What `--idempotency-key` does, as every face says it.
-const IDEMPOTENCY_KEY_MEANING: &str = "Replay: a repeat with the same key and input returns the \
-     first success (effect noop, replayed) without running again; other input with it is \
-     ARGUMENT_CONFLICT.";
+const IDEMPOTENCY_KEY_MEANING: &str = "At most once: the key is reserved before the command \
+     runs; a repeat with the same key and input (every argument however given, stdin, working \
+     directory) returns the first success (effect noop, replayed) without running again, after \
+     waiting for it if it still runs; other input with it is ARGUMENT_CONFLICT; a first call \
+     that ended before recording its outcome is not run again (IDEMPOTENCY_OUTCOME_UNKNOWN: \
+     check the state, then use a new key).";
 
 /// Whether the runtime gives this command `--idempotency-key`: every command that changes
 /// something (effect write or destructive), unless it declares a parameter of that name itself.
