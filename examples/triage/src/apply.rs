@@ -41,10 +41,15 @@ pub fn apply(args: &Args, ctx: &Context) -> Result<Reply, Error> {
         .get("plan")
         .ok_or_else(|| Error::new("ERR_SESSION", format!("session {id} has no plan")))?;
     let targets = targets(ctx, &plan, recommended, &pids)?;
+    let done: HashSet<i64> = session
+        .completed()
+        .iter()
+        .filter_map(|a| a["pid"].as_i64())
+        .collect();
     // The session file is data: every target it leads to is checked again, against /proc,
     // with the plan's scope, the user and the protected patterns, before anything is signalled.
     let rules = rules_of(&id, &plan)?;
-    for target in &targets {
+    for target in targets.iter().filter(|t| !done.contains(&t.pid)) {
         if let Some(why) = rules.refuses(target.pid as i32) {
             return Err(Error::new(
                 "ERR_SESSION",
@@ -57,11 +62,6 @@ pub fn apply(args: &Args, ctx: &Context) -> Result<Reply, Error> {
             .with_details(json!({ "pid": target.pid, "reason": why })));
         }
     }
-    let done: HashSet<i64> = session
-        .completed()
-        .iter()
-        .filter_map(|a| a["pid"].as_i64())
-        .collect();
     session.transition("applying")?;
     let (mut applied, mut skipped, mut failed) = (Vec::new(), Vec::new(), Vec::new());
     for target in targets.iter().filter(|t| !done.contains(&t.pid)) {

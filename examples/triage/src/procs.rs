@@ -151,6 +151,14 @@ impl Rules {
         let Ok(process) = Process::new(pid) else {
             return None; // gone: the action finds it gone and signals nothing
         };
+        // A process that has exited (a zombie) cannot be signalled into anything: the action
+        // finds it gone.
+        if process
+            .stat()
+            .is_ok_and(|stat| stat.state == 'Z' || stat.state == 'X')
+        {
+            return None;
+        }
         let Ok(owner) = process.uid() else {
             return None;
         };

@@ -7,6 +7,8 @@
 //!
 //! Every process these tests match or signal is a `sleep` they spawned (see `support`).
 
+// Not every helper is used here.
+#[allow(dead_code)]
 mod support;
 
 use serde_json::json;
