@@ -134,14 +134,12 @@ pub(crate) fn before_output(shared: &Shared, reply: Reply) -> Result<Reply, Stop
         "the command ran and succeeded (its result is in details.result), but {}",
         error.message()
     );
-    let mut late = Error::new(error.code().to_owned(), message)
+    let late = Error::new(error.code().to_owned(), message)
+        .with_suggestion(
+            "the command already ran (details.result): do not run it again; give later calls an --audit-log file on a writable disk with free space",
+        )
         .with_details(details)
         .with_retryable(false);
-    if let Some(hint) = error.suggestion() {
-        late = late.with_suggestion(format!(
-            "{hint}; the command itself already ran: do not repeat it to get the record"
-        ));
-    }
     Err(Stop::Failed(late))
 }
 

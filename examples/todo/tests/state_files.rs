@@ -62,7 +62,7 @@ fn a_configuration_file_that_is_a_device_or_fifo_is_refused_at_once() {
     let fifo = env.dir.path().join("named.toml");
     mkfifo(&fifo);
     for args in [&["health"][..], &["task", "list"][..]] {
-        let zero = finished(env.bare(&[&["--config", "/dev/zero"][..], args].concat()));
+        let zero = finished(&mut env.bare(&[&["--config", "/dev/zero"][..], args].concat()));
         refused(&zero, Path::new("/dev/zero"), "a device");
         let by_var = finished(env.bare(args).env("TODO_CONFIG", &fifo));
         refused(&by_var, &fifo, "a pipe");
@@ -99,11 +99,19 @@ fn an_audit_record_that_cannot_be_written_is_the_calls_one_outcome() {
         error["retryable"], false,
         "running it again would create it twice"
     );
+    assert!(
+        error["hint"]
+            .as_str()
+            .unwrap()
+            .contains("do not run it again"),
+        "{error}"
+    );
     // stderr agrees: nothing there claims another outcome.
     assert!(!created.stderr.contains("error:"), "{}", created.stderr);
     let listed = env.call(&["task", "list"]);
     assert_eq!(listed.exit, 0, "{listed:?}");
-    let titles: Vec<&str> = listed.data()["items"]
+    let titles: Vec<&str> = listed
+        .data()
         .as_array()
         .unwrap()
         .iter()
