@@ -189,7 +189,7 @@ pub(crate) fn run(registry: &Registry, leaf: &clap::ArgMatches) -> Result<Reply,
 /// The recorded kept children; with `end`, each one still alive is ended and the PID file
 /// keeps only those that could not be.
 fn kept_children(tool: &str, end: bool) -> Result<Vec<Child>, Error> {
-    let recorded = crate::kept_children::load(tool);
+    let recorded = crate::kept_children::load(tool)?;
     if recorded.is_empty() {
         return Ok(Vec::new());
     }

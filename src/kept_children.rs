@@ -89,7 +89,10 @@ fn record_in(tool: &str, command: Option<&str>) {
         if fresh.is_empty() {
             return;
         }
-        let mut all = load(tool);
+        // A file that cannot be read is left as it is (the record is best effort).
+        let Ok(mut all) = load(tool) else {
+            return;
+        };
         all.retain(alive);
         all.extend(fresh);
         let _ = save(tool, &all);
@@ -98,16 +101,34 @@ fn record_in(tool: &str, command: Option<&str>) {
     let _ = (tool, command);
 }
 
-/// The recorded processes (gone ones included), or none when nothing was recorded.
-pub(crate) fn load(tool: &str) -> Vec<Kept> {
+/// The recorded processes (gone ones included), or none when nothing was recorded. A file
+/// that is not a regular file, is past [`crate::state_file::KEPT_CHILDREN`]'s limit or does
+/// not parse is an error naming it (and is left as it is).
+pub(crate) fn load(tool: &str) -> Result<Vec<Kept>, crate::Error> {
     let Some(root) = state_root(tool, false) else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
-    root.read(FILE)
-        .ok()
-        .flatten()
-        .and_then(|bytes| serde_json::from_slice::<File>(&bytes).ok())
-        .map_or_else(Vec::new, |file| file.children)
+    let Some(bytes) = root.read_as(std::path::Path::new(FILE), crate::state_file::KEPT_CHILDREN)?
+    else {
+        return Ok(Vec::new());
+    };
+    parse(&bytes).map_err(|err| {
+        let path = root.path().join(FILE);
+        crate::Error::general(format!(
+            "the kept-children file {} is corrupt: {err}",
+            path.display()
+        ))
+        .with_suggestion(format!(
+            "remove {} after ending the processes it lists yourself",
+            path.display()
+        ))
+        .with_details(serde_json::json!({ "path": path.display().to_string() }))
+    })
+}
+
+/// The entries of a kept-children file's bytes.
+pub(crate) fn parse(bytes: &[u8]) -> Result<Vec<Kept>, serde_json::Error> {
+    serde_json::from_slice::<File>(bytes).map(|file| file.children)
 }
 
 /// Replaces the PID file with `children`, atomically (the store's write).
@@ -142,6 +163,11 @@ pub(crate) fn end(kept: &Kept) -> bool {
     #[cfg(target_os = "linux")]
     {
         use rustix::process::{Pid, Signal, kill_process};
+        // The file is data: the pid it names is checked again against what `cleanup` may
+        // end (never pid 1 nor this process, only the user's own, still the one recorded).
+        if !signallable(kept.pid) || !same_user(kept.pid) {
+            return false;
+        }
         let Some(pid) = Pid::from_raw(kept.pid) else {
             return false;
         };
@@ -172,6 +198,24 @@ pub(crate) fn end(kept: &Kept) -> bool {
 
 /// Field 22 of `/proc/PID/stat` (start time); `None` when the process is gone or a zombie.
 pub(crate) fn start_time(pid: i32) -> Option<u64> {
+    stat(pid).map(|s| s.start_time)
+}
+
+/// What `/proc/PID/stat` says of a live process (not a zombie).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Stat {
+    /// Field 5: its process group.
+    pub(crate) pgrp: i32,
+    /// Field 22: its start time in clock ticks since boot.
+    pub(crate) start_time: u64,
+}
+
+/// `/proc/PID/stat` of a live process; `None` when it is gone, a zombie, or `pid` names no
+/// single process (0 or less).
+pub(crate) fn stat(pid: i32) -> Option<Stat> {
+    if pid <= 0 {
+        return None;
+    }
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The command name (field 2) is in parentheses and may hold spaces: split after it.
     let rest = &stat[stat.rfind(')')? + 1..];
@@ -180,8 +224,26 @@ pub(crate) fn start_time(pid: i32) -> Option<u64> {
     if state == "Z" || state == "X" {
         return None;
     }
-    // `rest` starts at field 3 (the state, just read): field 22 is 18 further on.
-    fields.nth(18)?.parse().ok()
+    // `rest` starts at field 3 (the state, just read): field 5 is two further on, field 22
+    // sixteen after that.
+    let pgrp = fields.nth(1)?.parse().ok()?;
+    let start_time = fields.nth(16)?.parse().ok()?;
+    Some(Stat { pgrp, start_time })
+}
+
+/// Whether a recorded pid may be signalled at all: never pid 1 (init), 0 or a negative pid
+/// (which kill(2) reads as a whole group, or every process), nor this process.
+pub(crate) fn signallable(pid: i32) -> bool {
+    pid > 1 && u32::try_from(pid).is_ok_and(|p| p != std::process::id())
+}
+
+/// Whether the process runs as the same user as this one (a record names only processes the
+/// tool's own calls started, which run as its user).
+#[cfg(target_os = "linux")]
+fn same_user(pid: i32) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let mine = rustix::process::geteuid().as_raw();
+    std::fs::metadata(format!("/proc/{pid}")).is_ok_and(|m| m.uid() == mine)
 }
 
 #[cfg(target_os = "linux")]

@@ -427,6 +427,9 @@ mod sessions;
 mod signal_error;
 mod signals;
 mod stable;
+mod state_file;
+#[cfg(test)]
+mod state_file_props;
 mod stdin_body;
 mod stdin_ids;
 pub mod stdout_capture;

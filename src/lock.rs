@@ -190,7 +190,8 @@ impl Lock {
     fn held_error(&self, file: &mut File, path: &Path, code: &str, waited: Duration) -> Error {
         let mut text = String::new();
         let _ = file.seek(SeekFrom::Start(0));
-        let _ = file.read_to_string(&mut text);
+        // A holder is one short line: the lock file is data, never read past 4 KiB.
+        let _ = Read::by_ref(file).take(4096).read_to_string(&mut text);
         let holder: serde_json::Value = serde_json::from_str(&text).unwrap_or(json!(null));
         let who = match (&holder["command"], &holder["pid"]) {
             (serde_json::Value::String(command), serde_json::Value::Number(pid)) => {

@@ -13,6 +13,7 @@ use crate::codes;
 const RUNTIME_CODES: &[&str] = &[
     crate::resources::NOT_IMPLEMENTED,
     crate::builtins::guard::FORCE_REQUIRED,
+    crate::store::STORE_FILE_INVALID,
 ];
 
 /// Whether `code` is one the tool's agents can look up: a built-in, a runtime constant, or one of

@@ -112,9 +112,17 @@ fn an_audit_record_that_cannot_be_written_fails_the_call() {
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     let error = error_json(&out);
     assert_eq!(error["error"], "GENERAL_ERROR");
+    // One outcome: the record is written before the result, so nothing reached stdout, and
+    // the error carries the result the command produced.
     assert_eq!(
         error["message"],
-        "cannot write the audit record to /dev/full: No space left on device (os error 28)"
+        "the command ran and succeeded (its result is in details.result), but cannot write the audit record to /dev/full: No space left on device (os error 28)"
+    );
+    assert!(out.stdout.is_empty(), "{out:?}");
+    assert_eq!(
+        error["details"]["result"].as_array().map(Vec::len),
+        Some(2),
+        "{error}"
     );
     // A failed call whose record is lost keeps its own error and exit code.
     let out = runtime_support::run(&["--agent", "--audit-log", "/dev/full", "item", "get", "0"]);

@@ -60,7 +60,9 @@ fn locate_with(
     }
     let base = crate::xdg::base_with("XDG_CONFIG_HOME", ".config", &env)?;
     let path = base.join(tool).join("config.toml");
-    path.is_file().then_some(Located {
+    // Whatever is there (a FIFO or a device too) is read, and refused by the reader with an
+    // error naming it, rather than skipped without a word.
+    std::fs::symlink_metadata(&path).is_ok().then_some(Located {
         path,
         origin: Origin::Default,
     })

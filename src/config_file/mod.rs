@@ -23,6 +23,7 @@ use crate::clap_face::arg_id;
 use crate::codes;
 use crate::error::Error;
 use crate::redact::Redactor;
+use crate::state_file::Refusal;
 
 pub(crate) use locate::env_var;
 use locate::{Located, Origin};
@@ -86,10 +87,22 @@ fn read(registry: &Registry, flag: Option<&Path>) -> Result<Option<(Located, Str
     let Some(located) = locate::locate(&registry.name, flag) else {
         return Ok(None);
     };
-    match std::fs::read_to_string(&located.path) {
+    // A regular file within its limit: a FIFO or a device (`/dev/zero`) in the config's
+    // place is refused at once, never read until memory or patience runs out.
+    let bytes = match crate::state_file::read(&located.path, crate::state_file::CONFIG, false) {
+        Ok(bytes) => bytes,
+        Err(Refusal::Missing) if !located.named() => return Ok(None),
+        Err(refusal) => return Err(unreadable(&located, &refusal)),
+    };
+    match String::from_utf8(bytes) {
         Ok(text) => Ok(Some((located, text))),
-        Err(err) if err.kind() == io::ErrorKind::NotFound && !located.named() => Ok(None),
-        Err(err) => Err(unreadable(&located, &err)),
+        Err(_) => Err(unreadable(
+            &located,
+            &Refusal::Io(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "stream did not contain valid UTF-8",
+            )),
+        )),
     }
 }
 
@@ -221,23 +234,39 @@ pub(crate) fn load(
     }))
 }
 
-fn unreadable(located: &Located, err: &io::Error) -> Error {
+fn unreadable(located: &Located, refusal: &Refusal) -> Error {
     let path = located.path.display();
-    let hint = match (&located.origin, err.kind()) {
-        (Origin::Flag, io::ErrorKind::NotFound) => {
+    let missing = matches!(refusal, Refusal::Missing);
+    let hint = match (&located.origin, refusal) {
+        (Origin::Flag, Refusal::Missing) => {
             format!("create {path}, or give --config an existing TOML file")
         }
-        (Origin::Environment(var), io::ErrorKind::NotFound) => {
+        (Origin::Environment(var), Refusal::Missing) => {
             format!("create {path}, or point {var} at an existing TOML file (or unset it)")
         }
+        (_, Refusal::NotRegular(_)) => {
+            format!("make {path} a regular TOML file (not a pipe, device or directory)")
+        }
+        (_, Refusal::TooLarge(_)) => format!(
+            "a configuration file holds at most {} bytes: shorten {path}",
+            crate::state_file::CONFIG.limit
+        ),
         _ => format!("make {path} a readable UTF-8 TOML file"),
     };
-    let message = if err.kind() == io::ErrorKind::NotFound {
-        format!("the configuration file {path} does not exist")
-    } else {
-        format!("cannot read the configuration file {path}: {err}")
+    let message = match refusal {
+        Refusal::Io(err) if !missing => {
+            format!("cannot read the configuration file {path}: {err}")
+        }
+        other => other.describe(crate::state_file::CONFIG, &located.path),
     };
-    invalid(&located.path, None, message, hint)
+    let mut error = invalid(&located.path, None, message, hint);
+    if !missing && !matches!(refusal, Refusal::Io(_)) {
+        let mut details = refusal.details(crate::state_file::CONFIG, &located.path);
+        details["file"] = json!(located.path.display().to_string());
+        details["key"] = serde_json::Value::Null;
+        error = error.with_details(details);
+    }
+    error
 }
 
 /// A `CONFIG_INVALID` error: a blocked prerequisite (exit 2), with the file and key as details.

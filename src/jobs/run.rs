@@ -113,6 +113,7 @@ pub(crate) fn start(
         argv: shown_argv(redactor, &registry.name, &argv),
         pid: None,
         pid_start: None,
+        pgid: None,
         status: Status::Queued,
         started_at: crate::time::rfc3339(now),
         started_ms: store::now_ms(),
@@ -170,6 +171,11 @@ pub(crate) fn start(
     let pid = i32::try_from(child.id()).unwrap_or(0);
     manifest.pid = Some(pid);
     manifest.pid_start = crate::kept_children::start_time(pid);
+    // `process_group(0)`: the run leads a group of its own, whose id is its pid.
+    #[cfg(unix)]
+    {
+        manifest.pgid = Some(pid);
+    }
     manifest.status = Status::Running;
     store::write(&root, &manifest)?;
     // Not waited for: the run is a job of its own, reparented when this call exits.
@@ -218,11 +224,14 @@ pub(crate) fn claim(registry: &Registry, id: &'static str) -> bool {
         std::thread::sleep(Duration::from_millis(left));
         let _ = end(&root, &id, Status::TimedOut, None, Some(timed_out_error()));
         // Ends the whole job: this process leads its group, and what it started is in it.
+        // Only a group this process leads, and never as pid 1 (kill(-1) is every process).
         #[cfg(unix)]
-        let _ = rustix::process::kill_process_group(
-            rustix::process::getpid(),
-            rustix::process::Signal::KILL,
-        );
+        {
+            let me = rustix::process::getpid();
+            if me.as_raw_nonzero().get() > 1 && rustix::process::getpgrp() == me {
+                let _ = rustix::process::kill_process_group(me, rustix::process::Signal::KILL);
+            }
+        }
         // The exit of a timed-out call (the manifest says timed_out).
         std::process::exit(124);
     });

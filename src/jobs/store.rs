@@ -61,6 +61,10 @@ pub(crate) struct Manifest {
     pub(crate) pid: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) pid_start: Option<u64>,
+    /// The process group the runtime started the run in (its own: the run's pid), recorded
+    /// at start; `job cancel` signals this group only while `/proc` still says so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) pgid: Option<i32>,
     pub(crate) status: Status,
     pub(crate) started_at: String,
     /// `started_at` in milliseconds since the epoch (for the time limit).
@@ -134,7 +138,8 @@ pub(crate) fn read(root: &Root, id: &str) -> Result<Option<Manifest>, Error> {
         return Ok(None);
     }
     let path = format!("{id}/{MANIFEST}");
-    let Some(bytes) = root.read(&path)? else {
+    let Some(bytes) = root.read_as(std::path::Path::new(&path), crate::state_file::JOB_MANIFEST)?
+    else {
         return Ok(None);
     };
     serde_json::from_slice(&bytes).map(Some).map_err(|err| {

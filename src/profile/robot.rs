@@ -575,6 +575,13 @@ impl Profile for RobotProfile {
             if let Some(session) = session {
                 session.interrupt();
             }
+        } else if !self.written {
+            // A call that created its session and failed before using it leaves nothing
+            // behind, and its envelope names no session.
+            let session = self.state.lock().session.clone();
+            if session.is_some_and(|s| s.discard_if_unused()) {
+                self.state.lock().session = None;
+            }
         }
         if self.written && !self.streaming {
             let line = format!("error: {}: {}\n", error.code(), error.message());

@@ -21,6 +21,8 @@ pub(crate) fn reply(shared: &Arc<Shared>, reply: Reply) -> Result<(), Stop> {
     if let Some(error) = shared.stop_requested() {
         return Err(Stop::Failed(error));
     }
+    // The audit record before any of the result: one outcome per call.
+    let reply = crate::audit::before_output(shared, reply)?;
     match reply.body {
         Body::Object(mut object) => {
             if let Err(error) = &object.json {

@@ -81,8 +81,14 @@ fn check_fields(registry: &Registry, command: &Command, fields: &[String]) -> Re
             )
             .with_suggestion("leave out --fields"));
         }
+        if fields.is_empty() {
+            return Err(no_field(code));
+        }
         return Ok(());
     };
+    if fields.is_empty() {
+        return Err(no_field(code));
+    }
     let unknown: Vec<&String> = fields.iter().filter(|f| !known.contains(f)).collect();
     if unknown.is_empty() {
         return Ok(());
@@ -101,6 +107,13 @@ fn check_fields(registry: &Registry, command: &Command, fields: &[String]) -> Re
     )
     .with_suggestion(format!("use some of: {}", known.join(", ")))
     .with_details(json!({ "unknown": unknown, "known": known })))
+}
+
+/// `--fields ''` (or only commas): a selection of nothing is an argument error, as in the
+/// other profiles, never items emptied to `{}`.
+fn no_field(code: String) -> Error {
+    Error::new(code, "--fields names no field")
+        .with_suggestion("--fields a,b (the fields of the items to keep), or leave it out")
 }
 
 /// A warning for a deprecated command, for a `beta` or `experimental` one (failure mode 22),

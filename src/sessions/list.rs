@@ -53,19 +53,22 @@ pub(crate) fn list(registry: &Registry, limit: usize) -> Result<Value, Error> {
     let (mut total, mut resumable_count, mut unreadable) = (0u64, 0u64, Vec::new());
     // The newest `limit` by id (ids start with their UTC creation time): a min-heap.
     let mut newest: BinaryHeap<Reverse<(String, String)>> = BinaryHeap::new();
-    let mut buf = Vec::with_capacity(4096);
     for entry in entries.flatten() {
         let id = entry.file_name().to_string_lossy().into_owned();
         if !super::store::is_session_id(&id, &spec.prefix) {
             continue;
         }
-        total += 1;
-        buf.clear();
         let path = store.manifest_path(&id);
-        let head = std::fs::File::open(&path)
-            .and_then(|mut f| std::io::Read::read_to_end(&mut f, &mut buf))
-            .ok()
-            .and_then(|_| serde_json::from_slice::<Head>(&buf).ok())
+        // A regular file within the manifest's limit, or listed as unreadable. A directory
+        // with no manifest at all is no session (one being created this instant, or left by a
+        // crash before its first write): neither counted nor listed.
+        let bytes = match super::store::read_manifest(&path) {
+            Err(crate::state_file::Refusal::Missing) => continue,
+            read => read.ok(),
+        };
+        total += 1;
+        let head = bytes
+            .and_then(|bytes| serde_json::from_slice::<Head>(&bytes).ok())
             .filter(|h| h.format <= super::manifest::FORMAT && h.session_id == id);
         let Some(head) = head else {
             unreadable.push(path.display().to_string());
@@ -135,7 +138,7 @@ pub(crate) fn detail(registry: &Registry, id: &str, full: bool) -> Result<Value,
     let (Some(spec), Some(store)) = (registry.sessions(), Store::for_tool(&registry.name)) else {
         return Err(not_found());
     };
-    if !super::store::is_session_id(id, &spec.prefix) || !store.dir(id).is_dir() {
+    if !super::store::is_session_id(id, &spec.prefix) || !store.has_dir(id) {
         return Err(not_found());
     }
     let manifest = store.load(id, &code)?;

@@ -30,15 +30,20 @@ pub(crate) fn acquire(dir: &Path, command: &str) -> Result<Held, Holder> {
         since: "an unknown time".to_owned(),
     };
     let path = dir.join("lock");
-    let Ok(mut file) = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&path)
-    else {
+    let mut options = OpenOptions::new();
+    options.read(true).write(true).create(true).truncate(false);
+    // The lock file is data: a FIFO there never blocks the call, a link there is not followed.
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(
+        &mut options,
+        libc::O_NONBLOCK | libc::O_NOFOLLOW,
+    );
+    let Ok(mut file) = options.open(&path) else {
         return Err(unknown());
     };
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return Err(unknown());
+    }
     match file.try_lock() {
         Ok(()) => {
             let holder = Holder {
@@ -54,8 +59,9 @@ pub(crate) fn acquire(dir: &Path, command: &str) -> Result<Held, Holder> {
             Ok(Held { _file: file })
         }
         Err(_) => {
+            // A holder is a short line: a lock file grown past 4 KiB names nobody.
             let mut text = String::new();
-            let _ = file.read_to_string(&mut text);
+            let _ = Read::by_ref(&mut file).take(4096).read_to_string(&mut text);
             Err(serde_json::from_str(&text).unwrap_or_else(|_| unknown()))
         }
     }

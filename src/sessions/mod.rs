@@ -43,6 +43,8 @@ struct Inner {
     _lock: Option<lock::Held>,
     /// What the call resumed from, for the envelope's `resume_context`.
     resumed: Option<Value>,
+    /// This call created the session (see [`Session::discard_if_unused`]).
+    created: bool,
 }
 
 impl Session {
@@ -55,6 +57,7 @@ impl Session {
                 error_code,
                 _lock: None,
                 resumed: None,
+                created: false,
             })),
         }
     }
@@ -156,8 +159,12 @@ impl Session {
     pub fn read_artifact(&self, name: &str) -> Result<Vec<u8>, Error> {
         let inner = self.lock();
         let path = inner.artifact_path(name)?;
-        std::fs::read(&path)
-            .map_err(|e| inner.session_error(&path, &format!("cannot read it: {e}")))
+        let kind = crate::state_file::SESSION_ARTIFACT;
+        crate::state_file::read(&path, kind, true).map_err(|refusal| {
+            inner
+                .session_error(&path, &refusal.describe(kind, &path))
+                .with_details(refusal.details(kind, &path))
+        })
     }
 
     /// Whether this call resumed the session (`--resume`).
@@ -168,6 +175,31 @@ impl Session {
     /// The envelope's `resume_context`, when the call resumed.
     pub(crate) fn resume_context(&self) -> Option<Value> {
         self.lock().resumed.clone()
+    }
+
+    /// The call that created the session failed: when the handler left nothing in it (no
+    /// transition and no completed action on disk, or no manifest at all, as after a full disk),
+    /// the session directory is removed, so a failed call leaves nothing behind and `sessions`
+    /// never counts a session it cannot show. Whether it was removed (the envelope then names
+    /// no session).
+    pub(crate) fn discard_if_unused(&self) -> bool {
+        let mut inner = self.lock();
+        if !inner.created {
+            return false;
+        }
+        let id = inner.manifest.session_id.clone();
+        let unused = match inner.store.load(&id, &inner.error_code) {
+            Ok(on_disk) => on_disk.history.len() <= 1 && on_disk.completed.is_empty(),
+            Err(_) => true,
+        };
+        if !unused {
+            return false;
+        }
+        let dir = inner.store.dir(&id);
+        // The lock file is in the directory: release it with the rest.
+        inner._lock = None;
+        inner.created = false;
+        std::fs::remove_dir_all(&dir).is_ok()
     }
 
     /// SIGINT/SIGTERM: the session is left in the spec's interrupted state, resumable, with
@@ -264,13 +296,20 @@ pub(crate) fn open(request: &Request<'_>) -> Result<Option<Session>, Error> {
                 .map_err(|e| Error::new(code.clone(), format!("cannot create a session: {e}")))?;
             let manifest = Manifest::new(&id, &registry.name, &request.command.name, &initial, now);
             let session = Session::new(store, manifest, spec.clone(), code.clone());
-            {
+            let started = (|| {
                 let mut inner = session.lock();
+                inner.created = true;
                 inner.save()?;
                 // A new session's writer is this call.
                 let held = lock::acquire(&dir, &request.command.name)
                     .map_err(|holder| lock_error(registry, &id, &holder))?;
                 inner._lock = Some(held);
+                Ok(())
+            })();
+            if let Err(error) = started {
+                // A session that could not be written (a full disk) is not left half made.
+                let _ = std::fs::remove_dir_all(&dir);
+                return Err(error);
             }
             Ok(Some(session))
         }
@@ -309,10 +348,10 @@ fn continue_session(
     if !store::is_session_id(id, &spec.prefix) {
         return Err(not_found());
     }
-    let dir = store.dir(id);
-    if !dir.is_dir() {
+    if !store.has_dir(id) {
         return Err(not_found());
     }
+    let dir = store.dir(id);
     // Whether the call would write the session; it does, unless it is only being validated.
     let would_write = writer && request.command.effect != pas_spec::Effect::Read;
     let writes = would_write && !request.validate_only;

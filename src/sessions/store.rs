@@ -52,16 +52,31 @@ impl Store {
 
     pub(crate) fn load(&self, id: &str, code: &str) -> Result<Manifest, Error> {
         let path = self.manifest_path(id);
-        let bytes = fs::read(&path).map_err(|e| {
-            Error::new(
-                code.to_owned(),
-                format!("session file {} cannot be read: {e}", path.display()),
-            )
-            .with_details(serde_json::json!({ "path": path.display().to_string() }))
+        let bytes = read_manifest(&path).map_err(|refusal| {
+            Error::new(code.to_owned(), refusal.describe(MANIFEST, &path))
+                .with_suggestion("the file is left as it is; move it away or start a new session")
+                .with_details(refusal.details(MANIFEST, &path))
         })?;
         Manifest::parse(&bytes, &path, code)
     }
+
+    /// Whether `id`'s directory is a directory of the store itself (a symbolic link in its
+    /// place, which could lead anywhere, is not).
+    pub(crate) fn has_dir(&self, id: &str) -> bool {
+        fs::symlink_metadata(self.dir(id)).is_ok_and(|m| m.is_dir())
+    }
 }
+
+/// The kind a session manifest is read as (its documented limit).
+pub(crate) const MANIFEST: crate::state_file::Kind = crate::state_file::SESSION_MANIFEST;
+
+/// A manifest's bytes: a regular file (never a link, which the runtime never writes there)
+/// within [`MANIFEST`]'s limit.
+pub(crate) fn read_manifest(path: &Path) -> Result<Vec<u8>, crate::state_file::Refusal> {
+    crate::state_file::read(path, MANIFEST, true)
+}
+
+impl Store {}
 
 pub(crate) fn is_session_id(id: &str, prefix: &str) -> bool {
     id::is_id(id, prefix)

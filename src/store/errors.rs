@@ -15,6 +15,10 @@ pub const PATH_ESCAPES_ROOT: &str = "PATH_ESCAPES_ROOT";
 /// device such as `/dev/null`).
 pub const STORE_PATH_INVALID: &str = "STORE_PATH_INVALID";
 
+/// A file of the store is not a regular file (a pipe, a device, a directory where a file is
+/// meant) or is larger than [`super::READ_LIMIT`]: it was not read.
+pub const STORE_FILE_INVALID: &str = "STORE_FILE_INVALID";
+
 /// Whether `err` is cap-std's refusal of a path that leads out of the root: a
 /// `PermissionDenied` the library made itself (the kernel's `EXDEV` from `RESOLVE_BENEATH` is
 /// mapped to it), as opposed to an access error the system reported, which carries an OS code.
@@ -123,4 +127,31 @@ pub(crate) fn operation(root: &Path, what: &str, relative: &Path, err: &io::Erro
         _ => "check the store's directory and that nothing else changes it",
     })
     .with_details(details)
+}
+
+/// A file the store would not read: not a regular file, or past the limit of its kind.
+pub(crate) fn file_invalid(
+    root: &Path,
+    relative: &Path,
+    kind: crate::state_file::Kind,
+    refusal: &crate::state_file::Refusal,
+) -> Error {
+    let path = root.join(relative);
+    let mut details = refusal.details(kind, &path);
+    details["root"] = json!(root.display().to_string());
+    let hint = match refusal {
+        crate::state_file::Refusal::TooLarge(_) => format!(
+            "a {} is read whole only up to {} bytes: move {} out of the store",
+            kind.name,
+            kind.limit,
+            path.display()
+        ),
+        _ => format!(
+            "only regular files are read from the store: remove or replace {}",
+            path.display()
+        ),
+    };
+    Error::new(STORE_FILE_INVALID, refusal.describe(kind, &path))
+        .with_suggestion(hint)
+        .with_details(details)
 }

@@ -45,7 +45,10 @@ use cap_std::fs::{Dir, OpenOptions};
 
 use crate::error::Error;
 
-pub use errors::{PATH_ESCAPES_ROOT, STORE_PATH_INVALID};
+pub use errors::{PATH_ESCAPES_ROOT, STORE_FILE_INVALID, STORE_PATH_INVALID};
+
+/// The largest file [`Root::read`] reads whole, in bytes (256 MiB).
+pub const READ_LIMIT: u64 = crate::state_file::STORE_FILE.limit;
 
 /// A directory every operation stays beneath.
 #[derive(Debug)]
@@ -145,13 +148,35 @@ impl Root {
         &self.path
     }
 
-    /// The whole content of a file, or `None` when nothing is there.
+    /// The whole content of a file, or `None` when nothing is there. Only a regular file of at
+    /// most [`READ_LIMIT`] bytes is read: a pipe, a device or a directory in its place, or a
+    /// larger file, is [`STORE_FILE_INVALID`] naming the path (at once: a pipe never blocks).
     pub fn read(&self, relative: impl AsRef<Path>) -> Result<Option<Vec<u8>>, Error> {
-        let relative = relative.as_ref();
-        match self.dir.read(relative) {
+        self.read_as(relative.as_ref(), crate::state_file::STORE_FILE)
+    }
+
+    /// [`Root::read`] of a file of the runtime's own, with the limit of its kind.
+    pub(crate) fn read_as(
+        &self,
+        relative: &Path,
+        kind: crate::state_file::Kind,
+    ) -> Result<Option<Vec<u8>>, Error> {
+        use crate::state_file::Refusal;
+        let mut options = OpenOptions::new();
+        options.read(true);
+        // A FIFO with no writer opens at once, to be refused by its type.
+        #[cfg(unix)]
+        cap_std::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+        let file = match self.dir.open_with(relative, &options) {
+            Ok(file) => file.into_std(),
+            Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(err) => return Err(self.fail("read", relative, &err)),
+        };
+        match crate::state_file::read_open(file, kind) {
             Ok(bytes) => Ok(Some(bytes)),
-            Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(None),
-            Err(err) => Err(self.fail("read", relative, &err)),
+            Err(Refusal::Io(err)) => Err(self.fail("read", relative, &err)),
+            Err(Refusal::Missing) => Ok(None),
+            Err(refusal) => Err(errors::file_invalid(&self.path, relative, kind, &refusal)),
         }
     }
 

@@ -45,6 +45,11 @@ use serde::Serialize;
         STORE_PATH_INVALID,
         "The store path is empty or not a directory (a file, a device)"
     ),
+    exit_code(
+        106,
+        STORE_FILE_INVALID,
+        "A note's file is not a regular file (a pipe, a device) or is over 256 MiB; it was not read"
+    ),
     resource("/notebooks", ls, stat, "Every notebook."),
     resource(
         "/notebooks/{notebook}",

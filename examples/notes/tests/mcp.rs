@@ -49,6 +49,13 @@ fn notes_through_both_sdks() {
             json!({"path": "/notebooks/inbox/nope"}),
             Some("NOT_FOUND")
         ),
+        // A FIFO in a note's place: refused at once over MCP as on the command line, never
+        // a call that blocks a slot for ever.
+        call(
+            "cat",
+            json!({"path": "/notebooks/inbox/pipe"}),
+            Some("STORE_FILE_INVALID")
+        ),
         call("stat", json!({"path": "/notebooks/inbox/milk"}), None),
         call("stat", json!({"path": 7}), Some("INVALID_ARGUMENT")),
         call(
@@ -116,8 +123,12 @@ fn notes_through_both_sdks() {
     });
     for client in ["python", "node"] {
         let mut plan = plan.clone();
+        let store = store(&dir.path().join(client));
+        let fifo = store.join("inbox/pipe.json");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.unwrap().success());
         plan["env"] = json!({
-            "NOTES_STORE": store(&dir.path().join(client)),
+            "NOTES_STORE": store,
             "XDG_STATE_HOME": dir.path().join(client).join("state"),
         });
         plan["only"] = client.into();

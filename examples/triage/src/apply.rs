@@ -53,6 +53,22 @@ pub fn apply(args: &Args, ctx: &Context) -> Result<Reply, Error> {
         .iter()
         .filter_map(|a| a["pid"].as_i64())
         .collect();
+    // The session file is data: every target it leads to is checked again, against /proc,
+    // with the plan's scope, the user and the protected patterns, before anything is signalled.
+    let rules = rules_of(&id, &plan)?;
+    for target in targets.iter().filter(|t| !done.contains(&t.pid)) {
+        if let Some(why) = rules.refuses(target.pid as i32) {
+            return Err(Error::new(
+                "ERR_SESSION",
+                format!(
+                    "session {id} names process {} outside its plan: {why}; nothing was signalled",
+                    target.pid
+                ),
+            )
+            .with_suggestion("the session file was changed after the plan: make a new plan with triage plan --match ...")
+            .with_details(json!({ "pid": target.pid, "reason": why })));
+        }
+    }
     session.transition("applying")?;
     let (mut applied, mut skipped, mut failed) = (Vec::new(), Vec::new(), Vec::new());
     for target in targets.iter().filter(|t| !done.contains(&t.pid)) {
@@ -107,6 +123,36 @@ pub fn apply(args: &Args, ctx: &Context) -> Result<Reply, Error> {
         "session_state": "complete",
         "verify_command": format!("triage verify --session {id}"),
     })))
+}
+
+/// The scope the plan was made with, as the session keeps it (a session without one was not
+/// written by this version's plan, and is refused).
+fn rules_of(id: &str, plan: &Value) -> Result<procs::Rules, Error> {
+    let scope = &plan["scope"];
+    let (Some(pattern), Some(protect)) = (scope["match"].as_str(), scope["protect"].as_array())
+    else {
+        return Err(Error::new(
+            "ERR_SESSION",
+            format!("session {id} has no plan scope to check its targets against"),
+        )
+        .with_suggestion("make a new plan with triage plan --match ..."));
+    };
+    let protect: Vec<String> = protect
+        .iter()
+        .map(|p| p.as_str().map(str::to_owned))
+        .collect::<Option<_>>()
+        .ok_or_else(|| {
+            Error::new(
+                "ERR_SESSION",
+                format!("session {id}'s plan scope is not a list of patterns"),
+            )
+        })?;
+    procs::Rules::new(pattern, &protect).map_err(|e| {
+        Error::new(
+            "ERR_SESSION",
+            format!("session {id}'s plan scope is invalid: {}", e.message()),
+        )
+    })
 }
 
 /// The confirmed targets, in the plan's order; an explicit PID must be a candidate of the plan,

@@ -74,14 +74,16 @@ pub fn snapshot(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
 }
 
 pub fn plan(args: &Args, ctx: &Context) -> Result<Reply, Error> {
-    let scope = procs::scope(&args.require::<String>("match")?)?;
+    let pattern = args.require::<String>("match")?;
+    let scope = procs::scope(&pattern)?;
     let min_age = args.get::<i64>("min-age")?.unwrap_or(60).max(0) as u64;
     let max_kills = args.get::<i64>("max-kills")?.unwrap_or(5).max(0) as usize;
     let mut protect = Vec::new();
+    let extra: Vec<String> = args.many("protect")?;
     for pattern in DEFAULT_PROTECTED
         .iter()
         .map(|p| (*p).to_owned())
-        .chain(args.many::<String>("protect")?)
+        .chain(extra.iter().cloned())
     {
         let regex = Regex::new(&pattern).map_err(|e| {
             Error::new(
@@ -174,9 +176,14 @@ pub fn plan(args: &Args, ctx: &Context) -> Result<Reply, Error> {
         "requires_confirmation": true,
         "apply_command": format!("triage apply --session {id} --recommended --yes"),
     });
+    // The scope goes with the plan: `apply` checks every target against it again.
     session.put(
         "plan",
-        &json!({ "candidates": data["candidates"], "pre_toggled": data["pre_toggled"] }),
+        &json!({
+            "candidates": data["candidates"],
+            "pre_toggled": data["pre_toggled"],
+            "scope": { "match": pattern, "protect": extra },
+        }),
     )?;
     session.write_artifact(
         "plan.json",

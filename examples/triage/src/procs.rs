@@ -113,6 +113,76 @@ fn describe(process: &Process, boot: &str, uid: u32) -> Option<Proc> {
     })
 }
 
+/// What a plan's scope allows: the `--match` regular expression and the protected patterns
+/// (the defaults always, then the plan's `--protect`), as the session keeps them.
+pub struct Rules {
+    scope: Regex,
+    protected: Vec<Regex>,
+}
+
+impl Rules {
+    /// The rules of a plan: `scope` is its `--match`, `protect` its own `--protect` patterns
+    /// (the defaults are added here, so a session file cannot drop them).
+    pub fn new(scope: &str, protect: &[String]) -> Result<Rules, Error> {
+        let scope = self::scope(scope)?;
+        let mut protected = Vec::new();
+        for pattern in crate::plan::DEFAULT_PROTECTED
+            .iter()
+            .copied()
+            .chain(protect.iter().map(String::as_str))
+        {
+            protected.push(Regex::new(pattern).map_err(|e| {
+                Error::new(
+                    "ERR_ARGS",
+                    format!("--protect is not a regular expression: {e}"),
+                )
+            })?);
+        }
+        Ok(Rules { scope, protected })
+    }
+
+    /// Why the process `pid` is now outside what the plan allows, if it is: PID 1 or triage
+    /// itself, another user's, a command line the scope does not match, or a protected one.
+    /// Read from /proc, never from the session (which is data a person can edit).
+    pub fn refuses(&self, pid: i32) -> Option<&'static str> {
+        if pid <= 1 || pid == std::process::id() as i32 {
+            return Some("PID 1 and triage itself are never ended");
+        }
+        let Ok(process) = Process::new(pid) else {
+            return None; // gone: the action finds it gone and signals nothing
+        };
+        // A process that has exited (a zombie) cannot be signalled into anything: the action
+        // finds it gone.
+        if process
+            .stat()
+            .is_ok_and(|stat| stat.state == 'Z' || stat.state == 'X')
+        {
+            return None;
+        }
+        let Ok(owner) = process.uid() else {
+            return None;
+        };
+        // SAFETY: getuid(2) has no preconditions and cannot fail.
+        if owner != unsafe { libc::getuid() } {
+            return Some("it belongs to another user");
+        }
+        let cmd_full = match process.cmdline() {
+            Ok(words) if !words.is_empty() => words.join(" "),
+            _ => match process.stat() {
+                Ok(stat) => format!("[{}]", stat.comm),
+                Err(_) => return None,
+            },
+        };
+        if !self.scope.is_match(&cmd_full) {
+            return Some("its command line does not match the plan's --match");
+        }
+        if self.protected.iter().any(|p| p.is_match(&cmd_full)) {
+            return Some("its command line matches a protected pattern");
+        }
+        None
+    }
+}
+
 /// What a PID is now: its start_id, and whether it has exited (gone or a zombie).
 pub fn now(pid: i32) -> Option<(String, bool)> {
     let process = Process::new(pid).ok()?;
