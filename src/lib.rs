@@ -387,6 +387,7 @@ mod doctor;
 mod effect;
 mod ending;
 mod entropy;
+mod env_values;
 mod error;
 pub mod faces;
 mod features;

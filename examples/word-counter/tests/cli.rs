@@ -127,6 +127,35 @@ fn format_array_prints_one_json_array() {
 }
 
 #[test]
+fn stable_output_keeps_the_files_in_the_order_given() {
+    // The order of the results is the caller's: --stable-output never sorts it.
+    let dir = files();
+    let array = run(
+        dir.path(),
+        &[
+            "--agent",
+            "--stable-output",
+            "--format=array",
+            "b.txt",
+            "a.txt",
+        ],
+    );
+    assert_eq!(array.code, Some(0), "{}", array.stderr);
+    assert_eq!(
+        array.stdout,
+        "[{\"file\":\"b.txt\",\"words\":4},{\"file\":\"a.txt\",\"words\":3}]\n"
+    );
+    let lines = run(
+        dir.path(),
+        &["--agent", "--stable-output", "b.txt", "a.txt"],
+    );
+    assert_eq!(
+        lines.stdout,
+        "{\"file\":\"b.txt\",\"words\":4}\n{\"file\":\"a.txt\",\"words\":3}\n"
+    );
+}
+
+#[test]
 fn people_get_text_without_agent() {
     let dir = files();
     let run = run(dir.path(), &["a.txt", "b.txt"]);

@@ -171,7 +171,7 @@ fn render_group(registry: &Registry, path: &[String], under: &[&Command]) -> Str
                     .any(|f| f.signature() == *signature)
             })
             .collect();
-        rows.push(surface::call_flags_row());
+        rows.push(surface::call_flags_row(registry));
         rows.extend(
             registry
                 .global_flags
