@@ -243,6 +243,7 @@ impl App {
         // The caller's `--timeout` (when the flag is the runtime's), then every `PAS_*` value:
         // an unusable one fails the call before anything acts on it.
         let call_error = crate::deadline::take_flag(&self.registry, &mut pre.argv)
+            .or_else(|| crate::builtin_flag::apply(&self.registry, &mut pre))
             .or_else(|| crate::env_values::check(&self.registry.name));
         self.validate_only = pre.validate_only;
         // `--cwd` first, before anything reads a relative path (failure mode 29).
@@ -276,7 +277,7 @@ impl App {
         redactor.set_masking(
             pre.agent
                 || self.registry.profile != pas_spec::Profile::Pas
-                || crate::mcp::wants(&self.registry, &pre.argv),
+                || (pre.builtin_words && crate::mcp::wants(&self.registry, &pre.argv)),
         );
         // argv as given: a runtime flag may have taken a secret flag for its value
         // (`--config --token X`), and X must still be known as a secret.
@@ -372,7 +373,7 @@ impl App {
         }
 
         // `TOOL mcp`: the same registry and handlers served over MCP on stdio.
-        if early.is_none() && crate::mcp::wants(&self.registry, &pre.argv) {
+        if early.is_none() && (pre.builtin_words && crate::mcp::wants(&self.registry, &pre.argv)) {
             #[cfg(feature = "mcp")]
             {
                 return self.serve_mcp(config.as_ref(), redactor);

@@ -23,13 +23,14 @@ pub const DEFAULT_LIMIT: u64 = 256 * 1024 * 1024;
 /// The environment variable that sets the limit, in bytes (0: no limit).
 pub const LIMIT_ENV: &str = "PAS_INPUT_LIMIT";
 
-/// The environment variable that sets how long a machine-mode call waits for the first byte
-/// (or the end) of a stdin that is not a terminal, in milliseconds (0: wait for ever).
+/// The environment variable that sets how long a call waits for the first byte (or the end)
+/// of a stdin that is not a terminal, in milliseconds (0: no limit, wait for ever).
 pub const STDIN_WAIT_ENV: &str = "PAS_STDIN_WAIT";
 
-/// How long a machine-mode call waits for stdin to say anything when `PAS_STDIN_WAIT` is
-/// unset: an agent that left stdin open and idle gets an answer, not a hang.
-pub const DEFAULT_STDIN_WAIT_MS: u64 = 1000;
+/// How long a call waits for stdin to say anything when `PAS_STDIN_WAIT` is unset: a caller
+/// that left stdin open and idle gets an answer, not a hang, and a producer that takes a few
+/// seconds to start still gets its input read (once begun, input is read to its end).
+pub const DEFAULT_STDIN_WAIT_MS: u64 = 10_000;
 
 /// The wait for stdin's first byte: `PAS_STDIN_WAIT`, else [`DEFAULT_STDIN_WAIT_MS`]; `None`
 /// for no limit.

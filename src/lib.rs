@@ -362,6 +362,7 @@ mod app;
 pub mod argv;
 mod audit;
 mod bare_call;
+mod builtin_flag;
 mod builtins;
 mod call_meta;
 mod clap_augment;

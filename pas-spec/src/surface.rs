@@ -195,6 +195,33 @@ pub fn word_shows_schemas(word: &str) -> bool {
         .any(|b| b.word == word && b.kind.shows_schemas())
 }
 
+/// The runtime's flag that names a built-in word (`TOOL --builtin docs`): in every tool, and
+/// the only way to a built-in in a tool whose root command takes positionals
+/// ([`builtins_need_flag`]), where a bare word is always the positional's value (a file named
+/// `docs` is counted, `TOOL --agent mcp` is a file named `mcp`).
+pub const BUILTIN_FLAG: &str = "--builtin";
+
+/// Whether a bare built-in word could be a positional's value in this tool: a command at the
+/// root (a one-command tool) takes positionals. There the built-ins are reached only through
+/// [`BUILTIN_FLAG`].
+pub fn builtins_need_flag(registry: &Registry) -> bool {
+    registry.commands.iter().any(|c| {
+        c.argv_path().is_empty()
+            && c.parameters
+                .iter()
+                .any(|p| p.kind != crate::ParamKind::Flag)
+    })
+}
+
+/// How a caller invokes built-in `word` in this tool: `TOOL word`, or `TOOL --builtin word`
+/// where a root positional could take the word ([`builtins_need_flag`]).
+pub fn builtin_call(registry: &Registry, word: &str) -> String {
+    match builtins_need_flag(registry) {
+        true => format!("{} {BUILTIN_FLAG} {word}", registry.name),
+        false => format!("{} {word}", registry.name),
+    }
+}
+
 /// The built-in word that serves MCP (`TOOL mcp`).
 pub const MCP_WORD: &str = "mcp";
 

@@ -265,7 +265,7 @@ fn builtins_section(out: &mut String, registry: &Registry) {
     let rows: Vec<(String, String)> = surface
         .reachable_words(registry)
         .map(|b| {
-            let mut left = format!("{} {}", registry.name, b.word);
+            let mut left = surface::builtin_call(registry, b.word);
             if !b.args.is_empty() {
                 left.push(' ');
                 left.push_str(b.args);

@@ -290,8 +290,8 @@ fn machine_mode(registry: &Registry) -> String {
         .reachable_words(registry)
         .map(
             |b| match b.args.starts_with(['[', '<']) || b.args.is_empty() {
-                true => format!("`{name} {}`", b.word),
-                false => format!("`{name} {} {}`", b.word, b.args),
+                true => format!("`{}`", surface::builtin_call(registry, b.word)),
+                false => format!("`{} {}`", surface::builtin_call(registry, b.word), b.args),
             },
         )
         .collect();
