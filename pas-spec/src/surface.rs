@@ -842,8 +842,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn compose_has_no_agent_and_no_format() {
-        assert!(!COMPOSE.has_flag("agent"));
+    fn compose_has_no_machine_switch_and_no_format_and_takes_agent_as_a_no_op() {
+        assert!(COMPOSE.machine_switch.is_none());
+        assert_eq!(COMPOSE.flag("agent"), Some(&COMPOSE_AGENT));
         assert!(!COMPOSE.list_format_flag);
         assert!(COMPOSE.has_flag("toon"));
         assert!(PAS.has_flag("agent") && !PAS.has_flag("toon"));
