@@ -240,6 +240,11 @@ impl App {
         let env_agent = argv::env_enables(std::env::var_os(argv::AGENT_ENV).as_deref());
         let raw: Vec<OsString> = args.into_iter().map(Into::into).collect();
         let mut pre = argv::prescan(raw.iter().cloned(), env_agent);
+        // The caller's `--timeout` (when the flag is the runtime's), then every `PAS_*` value:
+        // an unusable one fails the call before anything acts on it.
+        let call_error = crate::deadline::take_flag(&self.registry, &mut pre.argv)
+            .or_else(|| crate::builtin_flag::apply(&self.registry, &mut pre))
+            .or_else(|| crate::env_values::check(&self.registry.name));
         self.validate_only = pre.validate_only;
         // `--cwd` first, before anything reads a relative path (failure mode 29).
         let entered = crate::cwd::enter(&pre);
@@ -272,12 +277,12 @@ impl App {
         redactor.set_masking(
             pre.agent
                 || self.registry.profile != pas_spec::Profile::Pas
-                || crate::mcp::wants(&self.registry, &pre.argv),
+                || (pre.builtin_words && crate::mcp::wants(&self.registry, &pre.argv)),
         );
         // argv as given: a runtime flag may have taken a secret flag for its value
         // (`--config --token X`), and X must still be known as a secret.
         redactor.scan_argv(&raw);
-        let mut early: Option<Error> = entered;
+        let mut early: Option<Error> = entered.or(call_error);
         let audit = match &pre.audit_log {
             Some(path) => {
                 match Audit::open(path, &self.registry.name, pre.argv.clone(), pre.agent) {
@@ -296,10 +301,10 @@ impl App {
             }
             None => None,
         };
-        // A profile whose output is machine output always has no `--agent`: its faces never
-        // mention it, so the binary refuses it rather than accept a flag that changes nothing.
+        // A profile whose output is machine output always has no machine switch; it accepts
+        // `--agent` as the no-op its faces document (compose), or refuses it when they do not.
         let surface = pas_spec::surface::of(self.registry.profile);
-        if surface.machine_switch.is_none() && pre.agent_flag {
+        if surface.machine_switch.is_none() && !surface.has_flag("agent") && pre.agent_flag {
             early = Some(
                 Error::new(
                     codes::UNKNOWN_ARGUMENT,
@@ -368,7 +373,7 @@ impl App {
         }
 
         // `TOOL mcp`: the same registry and handlers served over MCP on stdio.
-        if early.is_none() && crate::mcp::wants(&self.registry, &pre.argv) {
+        if early.is_none() && (pre.builtin_words && crate::mcp::wants(&self.registry, &pre.argv)) {
             #[cfg(feature = "mcp")]
             {
                 return self.serve_mcp(config.as_ref(), redactor);

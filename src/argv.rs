@@ -74,6 +74,10 @@ pub(crate) struct Prescan {
     /// The index in `argv` of the word that selects a command ([`command_word`]), once the
     /// registry is known ([`Prescan::locate_command`]).
     pub command_word: Option<usize>,
+    /// The word at [`Prescan::command_word`] may be a built-in (`docs`, `mcp`, ...): the tool
+    /// has no root positional that could take it, or the caller wrote `--builtin WORD`
+    /// (`crate::builtin_flag`).
+    pub builtin_words: bool,
 }
 
 impl Prescan {
@@ -82,6 +86,7 @@ impl Prescan {
     pub(crate) fn agent_only() -> Self {
         Prescan {
             agent: true,
+            builtin_words: true,
             ..Prescan::default()
         }
     }

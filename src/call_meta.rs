@@ -13,9 +13,6 @@ use std::sync::OnceLock;
 /// tool's name in upper case, `-` as `_`) is read when it is unset.
 pub const TRACE_ENV: &str = "PAS_TRACE_ID";
 
-/// The longest trace id echoed; a longer value is cut at a character boundary.
-const TRACE_MAX: usize = 128;
-
 /// The call's identity.
 pub(crate) struct CallMeta {
     /// `req_` and 16 hex digits, different for every call.
@@ -61,22 +58,12 @@ fn request_id() -> String {
     format!("req_{:016x}", hasher.finish())
 }
 
-/// `PAS_TRACE_ID`, else `<TOOL>_TRACE_ID`; blank values and control characters are ignored.
+/// `PAS_TRACE_ID`, else `<TOOL>_TRACE_ID`: printable text of at most 128 characters, echoed as
+/// it is (a value it cannot echo whole is refused at the start of the call,
+/// `crate::env_values::check`).
 fn trace_id(tool: &str) -> Option<String> {
-    let own = format!("{}_TRACE_ID", tool.to_uppercase().replace('-', "_"));
-    let value = std::env::var(TRACE_ENV)
-        .ok()
-        .filter(|v| !v.trim().is_empty())
-        .or_else(|| std::env::var(own).ok())?;
-    let value = value.trim();
-    if value.is_empty() || value.chars().any(char::is_control) {
-        return None;
-    }
-    let mut end = value.len().min(TRACE_MAX);
-    while !value.is_char_boundary(end) {
-        end -= 1;
-    }
-    Some(value[..end].to_owned())
+    crate::env_values::trace_id(TRACE_ENV)
+        .or_else(|| crate::env_values::trace_id(&crate::env_values::own_trace_env(tool)))
 }
 
 #[cfg(test)]

@@ -103,6 +103,22 @@ pub(crate) fn augment(
             cmd = cmd.arg(arg);
         }
     }
+    // `--timeout` (failure mode 11) is taken out of argv before clap parses, where the tool
+    // does not own the name (`crate::deadline::take_flag`); declared here for human `--help`.
+    let timeout = &pas_spec::surface::TIMEOUT;
+    if documented
+        && pas_spec::surface::runtime_timeout_flag(registry)
+        && !has_long(&cmd, timeout.long)
+    {
+        cmd = cmd.arg(
+            Arg::new("pas_timeout")
+                .long(timeout.long)
+                .value_name("SECONDS")
+                .global(true)
+                .action(ArgAction::Set)
+                .help(timeout.meaning),
+        );
+    }
     // A command at the root (a one-command tool) shares the root's help with the tool: its
     // examples join the tool's in one block, each command line once.
     if documented {

@@ -17,17 +17,18 @@ pub(crate) fn apply(shared: &Shared, command: &Command) {
     if let Some(bytes) = command.max_input_bytes {
         crate::input::declare_stdin(bytes);
     }
-    if !shared.agent || (command.timeout.is_none() && command.max_output_bytes.is_none()) {
+    // A declared time limit is the command's own, in every mode (a person's call too): no
+    // limit exists in one mode that the other lacks.
+    if let Some(declared) = crate::deadline::declared(command) {
+        let limit = crate::deadline::call_limit(command).unwrap_or(declared);
+        crate::deadline::arm_declared(limit, limit == declared);
+        rerender_timeout(shared);
+    }
+    if !shared.agent {
         return;
     }
     if let Some(bytes) = command.max_output_bytes {
         crate::output_limit::declare(bytes);
-    }
-    if let Some(seconds) = command.timeout.filter(|s| s.is_finite() && *s > 0.0) {
-        let declared = std::time::Duration::from_secs_f64(seconds);
-        let limit = crate::deadline::declared_limit(declared);
-        crate::deadline::arm_declared(limit, limit == declared);
-        rerender_timeout(shared);
     }
 }
 

@@ -118,9 +118,10 @@ impl Context {
     /// - A command that declares an `inputSchema` gets stdin as the runtime read and checked it
     ///   before the handler ran (JSON, corrected when it was loose; see the module
     ///   `stdin_body`).
-    /// - In agent mode, a stdin that is open but says nothing (no byte, no end) within
+    /// - In every mode, a stdin that is open but says nothing (no byte, no end) within
     ///   [`crate::input::DEFAULT_STDIN_WAIT_MS`] (`PAS_STDIN_WAIT`) is absent (`optional`) or a
-    ///   `MISSING_INPUT` error (`required`): the call never hangs on it.
+    ///   `MISSING_INPUT` error (`required`): the call never hangs on it. Input that has begun
+    ///   is read to its end however slowly it comes.
     ///
     /// The reader is bounded ([`crate::input::limit`]): past the limit a read fails, and `?`
     /// on that failure is a structured `INVALID_ARGUMENT` error (`< /dev/zero` ends, it does
@@ -152,7 +153,6 @@ impl Context {
         // An agent's stdin left open with nothing coming (failure mode 50): after a short wait
         // an optional input is absent and a required one is a structured error, not a hang.
         let idle = !terminal
-            && self.agent()
             && crate::input::stdin_wait().is_some_and(|wait| !crate::input::stdin_ready(wait));
         match command.stdin {
             StdinMode::Optional if terminal || idle => Ok(None),
@@ -258,11 +258,13 @@ impl Context {
 }
 
 /// The error for a required stdin left open with nothing on it.
-fn idle_input(tool: &str) -> Error {
+pub(crate) fn idle_input(tool: &str) -> Error {
     let wait = crate::input::stdin_wait().map_or(0, |w| w.as_millis());
     Error::new(
         codes::MISSING_INPUT,
-        format!("this command reads its input from stdin, and nothing arrived on it in {wait} ms"),
+        format!(
+            "this command reads its input from stdin, and no input arrived on it within {wait} ms"
+        ),
     )
     .with_suggestion(format!(
         "pipe the input in and close it (`... | {tool} ...`, `< file`), or wait longer with {}=MS",

@@ -5,8 +5,10 @@
 //!   directory the call ran in (CLI Agent Spec failure mode 29: a path a handler echoes as the
 //!   caller gave it, `notes/a.md`, stays right after the caller moves);
 //! - with `--stable-output` (failure mode 7, `crate::stable`), properties marked
-//!   `"x-volatile": true` are dropped and keys and arrays sorted; a list's items are sorted too
-//!   (so they are gathered first: the one case a list does not stream).
+//!   `"x-volatile": true` are dropped and keys sorted; arrays keep their order unless their
+//!   schema declares a set (`"uniqueItems": true`), and so do a list's items (a list whose
+//!   `outputSchema` is such an array is gathered and sorted: the one case a list does not
+//!   stream).
 //!
 //! A command whose schema declares neither, called without `--stable-output`, is handed on
 //! untouched, with no parse.
@@ -31,15 +33,18 @@ pub(crate) fn apply(command: &Command, reply: Reply) -> Reply {
         .filter(|_| stable || declares_paths(command))
     else {
         if stable {
-            return pass(reply, None, None, true);
+            return pass(reply, None, None, true, false);
         }
         return reply;
     };
-    let item = match (&command.list_field, command.output) {
-        (None, OutputKind::List) => schema.get("items").or(Some(schema)),
-        _ => None,
+    let (item, set) = match (&command.list_field, command.output) {
+        (None, OutputKind::List) => (
+            schema.get("items").or(Some(schema)),
+            stable::is_set(Some(schema)),
+        ),
+        _ => (None, false),
     };
-    pass(reply, Some(schema), item, stable)
+    pass(reply, Some(schema), item, stable, set)
 }
 
 /// Whether the schema marks any property `"format": "path"`.
@@ -57,7 +62,14 @@ fn declares_paths(command: &Command) -> bool {
     command.output_schema.as_ref().is_some_and(walk)
 }
 
-fn pass(reply: Reply, schema: Option<&Value>, item: Option<&Value>, stable: bool) -> Reply {
+/// `set`: the reply is a list whose schema declares a set (its items are sorted when `stable`).
+fn pass(
+    reply: Reply,
+    schema: Option<&Value>,
+    item: Option<&Value>,
+    stable: bool,
+    set: bool,
+) -> Reply {
     let cwd = std::env::current_dir().ok();
     let cwd = cwd.as_deref();
     match reply.body {
@@ -80,18 +92,21 @@ fn pass(reply: Reply, schema: Option<&Value>, item: Option<&Value>, stable: bool
                 item.cloned(),
                 cwd.map(Path::to_path_buf),
                 stable,
+                stable && set,
             )),
         },
         body => Reply { body },
     }
 }
 
-/// The list's items through [`fix`]; with `stable`, gathered and sorted first.
+/// The list's items through [`fix`] (with `stable`, keys sorted and volatile fields dropped);
+/// with `sort` (a declared set), gathered and sorted first.
 fn items(
     stream: Stream,
     schema: Option<Value>,
     cwd: Option<std::path::PathBuf>,
     stable: bool,
+    sort: bool,
 ) -> Stream {
     let Stream {
         kind,
@@ -108,12 +123,12 @@ fn items(
         if encoding == Encoding::Human {
             return next(encoding, buffer);
         }
-        if !stable {
+        if !sort {
             let result = next(encoding, buffer)?;
             if result.is_ok()
                 && let Ok(mut value) = serde_json::from_slice::<Value>(&buffer[start..])
             {
-                fix(&mut value, schema.as_ref(), cwd.as_deref(), false);
+                fix(&mut value, schema.as_ref(), cwd.as_deref(), stable);
                 buffer.truncate(start);
                 let _ = serde_json::to_writer(&mut *buffer, &value);
             }
@@ -157,13 +172,14 @@ fn items(
     }
 }
 
-/// Makes declared paths absolute and, when `stable`, drops volatile fields and sorts.
+/// Makes declared paths absolute and, when `stable`, drops volatile fields, sorts keys and
+/// the arrays the schema declares sets.
 fn fix(value: &mut Value, schema: Option<&Value>, cwd: Option<&Path>, stable: bool) {
     if let Some(schema) = schema {
         declared(value, schema, cwd, stable);
     }
     if stable {
-        stable::canonical(value);
+        stable::canonical(value, schema);
     }
 }
 

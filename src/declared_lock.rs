@@ -2,7 +2,7 @@
 //! runtime takes the named lock (`pas::lock`) before the handler and holds it until the call's
 //! output is written, in every profile and over MCP. A concurrent call fails at once with
 //! `LOCK_HELD` (robot: the `lock`-role code), `retry_after_ms` and the holder; a caller that
-//! would rather wait sets `PAS_LOCK_WAIT` (milliseconds). `--validate-only` takes no lock.
+//! would rather wait sets `PAS_LOCK_WAIT` (milliseconds; `0`: until it is free). `--validate-only` takes no lock.
 
 use std::time::Duration;
 
@@ -21,11 +21,11 @@ pub(crate) fn take(command: &Command, ctx: &Context) -> Result<Option<Held>, Err
         return Ok(None);
     };
     let mut lock = Lock::named(name.clone());
-    if let Some(wait) = std::env::var(LOCK_WAIT_ENV)
-        .ok()
-        .and_then(|ms| ms.trim().parse::<u64>().ok())
-    {
-        lock = lock.wait(Duration::from_millis(wait));
+    // `0`: no limit on the wait (the family's one meaning of 0); unset: no wait.
+    match crate::env_values::whole(LOCK_WAIT_ENV) {
+        crate::env_values::Setting::Unset => {}
+        crate::env_values::Setting::NoLimit => lock = lock.wait(Duration::MAX),
+        crate::env_values::Setting::Limit(ms) => lock = lock.wait(Duration::from_millis(ms)),
     }
     lock.acquire(ctx).map(Some)
 }

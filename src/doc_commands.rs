@@ -8,8 +8,9 @@
 //! [`crate::argv::command_word`]), with or without `--agent`, so that they work for every tool
 //! (spec-driven or derive-built, one command or many) without becoming clap subcommands a
 //! one-command tool could not have. The words come from the profile's surface table
-//! (`pas_spec::surface`); the validator refuses a command named so; in a one-command tool a value
-//! spelled like one must be written `./docs`. The texts come from the renderers `pas-gen` uses,
+//! (`pas_spec::surface`); the validator refuses a command named so; in a tool whose root command takes
+//! positionals a bare word is the positional's, and the built-ins are `TOOL --builtin WORD`
+//! (`crate::builtin_flag`). The texts come from the renderers `pas-gen` uses,
 //! so both print the same bytes.
 
 #[cfg(feature = "completions")]
@@ -37,7 +38,7 @@ pub(crate) fn answer<'a>(
     shared: &Shared,
     pre: &Prescan,
 ) -> Option<Outcome> {
-    let at = pre.command_word?;
+    let at = pre.command_word.filter(|_| pre.builtin_words)?;
     let words: Vec<String> = pre
         .argv
         .iter()

@@ -20,25 +20,27 @@ use crate::error::Error;
 /// The default limit of one input, in bytes.
 pub const DEFAULT_LIMIT: u64 = 256 * 1024 * 1024;
 
-/// The environment variable that sets the limit, in bytes.
+/// The environment variable that sets the limit, in bytes (0: no limit).
 pub const LIMIT_ENV: &str = "PAS_INPUT_LIMIT";
 
-/// The environment variable that sets how long a machine-mode call waits for the first byte
-/// (or the end) of a stdin that is not a terminal, in milliseconds (0: wait for ever).
+/// The environment variable that sets how long a call waits for the first byte (or the end)
+/// of a stdin that is not a terminal, in milliseconds (0: no limit, wait for ever).
 pub const STDIN_WAIT_ENV: &str = "PAS_STDIN_WAIT";
 
-/// How long a machine-mode call waits for stdin to say anything when `PAS_STDIN_WAIT` is
-/// unset: an agent that left stdin open and idle gets an answer, not a hang.
-pub const DEFAULT_STDIN_WAIT_MS: u64 = 1000;
+/// How long a call waits for stdin to say anything when `PAS_STDIN_WAIT` is unset: a caller
+/// that left stdin open and idle gets an answer, not a hang, and a producer that takes a few
+/// seconds to start still gets its input read (once begun, input is read to its end).
+pub const DEFAULT_STDIN_WAIT_MS: u64 = 10_000;
 
 /// The wait for stdin's first byte: `PAS_STDIN_WAIT`, else [`DEFAULT_STDIN_WAIT_MS`]; `None`
 /// for no limit.
 pub(crate) fn stdin_wait() -> Option<std::time::Duration> {
-    let ms = match std::env::var(STDIN_WAIT_ENV) {
-        Ok(text) => text.trim().parse().unwrap_or(DEFAULT_STDIN_WAIT_MS),
-        Err(_) => DEFAULT_STDIN_WAIT_MS,
-    };
-    (ms > 0).then(|| std::time::Duration::from_millis(ms))
+    use crate::env_values::Setting;
+    match crate::env_values::whole(STDIN_WAIT_ENV) {
+        Setting::Unset => Some(std::time::Duration::from_millis(DEFAULT_STDIN_WAIT_MS)),
+        Setting::NoLimit => None,
+        Setting::Limit(ms) => Some(std::time::Duration::from_millis(ms)),
+    }
 }
 
 /// Whether stdin has something to say (a byte, or its end) within `wait`: false for a pipe
@@ -85,19 +87,21 @@ pub(crate) fn declare_stdin(bytes: u64) {
 pub fn stdin_limit() -> u64 {
     match DECLARED_STDIN.load(std::sync::atomic::Ordering::Relaxed) {
         0 => limit(),
-        declared => std::env::var(LIMIT_ENV)
-            .ok()
-            .and_then(|text| text.trim().parse::<u64>().ok())
+        declared => crate::env_values::whole(LIMIT_ENV)
+            .limit()
             .map_or(declared, |caller| caller.min(declared)),
     }
 }
 
-/// The limit of one input for this process: `PAS_INPUT_LIMIT`, or [`DEFAULT_LIMIT`].
+/// The limit of one input for this process: `PAS_INPUT_LIMIT` (`0`: no limit), or
+/// [`DEFAULT_LIMIT`].
 pub fn limit() -> u64 {
-    std::env::var(LIMIT_ENV)
-        .ok()
-        .and_then(|text| text.trim().parse().ok())
-        .unwrap_or(DEFAULT_LIMIT)
+    use crate::env_values::Setting;
+    match crate::env_values::whole(LIMIT_ENV) {
+        Setting::Unset => DEFAULT_LIMIT,
+        Setting::NoLimit => u64::MAX,
+        Setting::Limit(bytes) => bytes,
+    }
 }
 
 /// A reader that fails once it would yield more than its limit.

@@ -20,7 +20,7 @@ use crate::error::Error;
 use crate::stdin_body::Body;
 
 /// The id of the runtime's `--input-file` arg.
-const INPUT_FILE_ID: &str = "pas_input_file";
+pub(crate) const INPUT_FILE_ID: &str = "pas_input_file";
 
 /// Adds `--input-file` to each command that reads stdin.
 pub(crate) fn augment(
@@ -68,7 +68,7 @@ pub(crate) fn for_call(
 ) -> Result<Option<Body>, Error> {
     let check = input.map(|input| input.check);
     let Some(path) = given(leaf).filter(|_| shared.mcp.is_none()) else {
-        return crate::stdin_body::for_call(shared, selected, command, check);
+        return crate::stdin_body::for_call(shared, selected, command, leaf, check);
     };
     let bytes = crate::input::read_file(&path).map_err(|error| match error.code() {
         // A file that cannot be read is a wrong argument, not the tool's failure.

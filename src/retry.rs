@@ -61,10 +61,7 @@ pub(crate) fn max_retries_of(error: &crate::Error) -> Option<u32> {
 
 /// The caller's attempt number (`PAS_ATTEMPT`, a positive integer), when it gave one.
 pub(crate) fn attempt() -> Option<u32> {
-    std::env::var(ATTEMPT_ENV)
-        .ok()
-        .and_then(|text| text.trim().parse::<u32>().ok())
-        .filter(|&n| n > 0)
+    crate::env_values::attempt(ATTEMPT_ENV)
 }
 
 #[cfg(test)]

@@ -227,7 +227,7 @@ impl Watch {
         if std::mem::replace(&mut self.started, true) {
             return;
         }
-        if let Some(limit) = crate::deadline::limit(self.shared.agent) {
+        if let Some(limit) = crate::deadline::limit() {
             crate::deadline::arm(limit);
         }
         let direct = {

@@ -9,8 +9,18 @@
 //! The handler then reads the checked JSON from [`Context::stdin`](crate::Context::stdin) as
 //! it would have read stdin. Reading the whole input before the handler writes anything also
 //! means such a command can never deadlock on a caller that writes all of stdin before it
-//! reads stdout (failure mode 61). Stdin that is a terminal, idle, or empty is left to the
-//! handler, as before; over MCP the `input` argument is checked by the MCP server.
+//! reads stdout (failure mode 61). Over MCP the `input` argument is checked by the MCP server.
+//!
+//! Stdin is read when it is meant (issue 27, item 5), in every mode:
+//! - `--input-file -` asks for it explicitly: it is read to its end, however long it takes;
+//! - otherwise it is read only when the call needs it: the command line gives none of the
+//!   inputSchema's fields as flags, or leaves one of its required fields unset. A call whose
+//!   flags already give every required field does not read stdin (whatever is piped in, and
+//!   whenever it arrives): the flags are the input;
+//! - a needed stdin that is a pipe waits up to `PAS_STDIN_WAIT` (10 s by default; 0: no limit)
+//!   for its first byte or its end; silent that long, the call ends with `MISSING_INPUT` saying
+//!   no input arrived in that time (not that a field is missing). Once input has begun it is
+//!   read to its end however slowly it comes. A terminal is left to the handler.
 
 use std::io::{self, IsTerminal, Read};
 use std::sync::Arc;
@@ -60,6 +70,7 @@ pub(crate) fn for_call(
     shared: &crate::ending::Shared,
     selected: &crate::context::Selected,
     command: &Command,
+    leaf: &clap::ArgMatches,
     check: Option<CheckBody>,
 ) -> Result<Option<Body>, Error> {
     // A binary built without input schema checks has no command that declares a schema.
@@ -75,27 +86,68 @@ pub(crate) fn for_call(
         }
         crate::context::Selected::Verb(verb) => verb.input_schema.as_ref(),
     };
-    prepare(command, schema, shared.agent, shared.mcp.is_some(), check)
+    let explicit = leaf
+        .try_get_one::<String>(crate::input_file::INPUT_FILE_ID)
+        .ok()
+        .flatten()
+        .is_some_and(|value| value == "-");
+    if shared.mcp.is_some() || !(explicit || schema.is_some_and(|s| needed(s, command, leaf))) {
+        return Ok(None);
+    }
+    prepare(command, schema, explicit, &shared.registry.name, check)
+}
+
+/// Whether the call needs its input from stdin: the command line gives none of the
+/// inputSchema's fields as flags, or leaves one of its required fields unset.
+pub(crate) fn needed(schema: &Value, command: &Command, leaf: &clap::ArgMatches) -> bool {
+    let Some(fields) = schema.get("properties").and_then(Value::as_object) else {
+        return true;
+    };
+    let given: Vec<&str> = command
+        .parameters
+        .iter()
+        .filter(|p| p.kind == pas_spec::ParamKind::Flag && fields.contains_key(&p.name))
+        .filter(|p| {
+            let id = crate::clap_face::arg_id(p);
+            leaf.ids().any(|known| known.as_str() == id)
+                && leaf.value_source(&id) == Some(clap::parser::ValueSource::CommandLine)
+        })
+        .map(|p| p.name.as_str())
+        .collect();
+    if given.is_empty() {
+        return true;
+    }
+    schema
+        .get("required")
+        .and_then(Value::as_array)
+        .is_some_and(|required| {
+            required
+                .iter()
+                .filter_map(Value::as_str)
+                .any(|field| !given.contains(&field))
+        })
 }
 
 /// Reads and checks stdin for `command`, when it declares an input schema; `schema` is that
-/// schema (the registry's, made on first use for a derive-built tool).
+/// schema (the registry's, made on first use for a derive-built tool). `explicit`: the caller
+/// asked for stdin (`--input-file -`), which is read to its end however long it takes; else
+/// a pipe silent for the documented wait is `MISSING_INPUT` (never a hang, never "a field is
+/// missing").
 pub(crate) fn prepare(
     command: &Command,
     schema: Option<&Value>,
-    agent: bool,
-    mcp: bool,
+    explicit: bool,
+    tool: &str,
     check: CheckBody,
 ) -> Result<Option<Body>, Error> {
     let Some(schema) = schema else {
         return Ok(None);
     };
-    if command.stdin == StdinMode::None || mcp || io::stdin().is_terminal() {
+    if command.stdin == StdinMode::None || io::stdin().is_terminal() {
         return Ok(None);
     }
-    // An open, idle stdin is the handler's to answer (absent, or MISSING_INPUT): never a hang.
-    if agent && input::stdin_wait().is_some_and(|wait| !input::stdin_ready(wait)) {
-        return Ok(None);
+    if !explicit && input::stdin_wait().is_some_and(|wait| !input::stdin_ready(wait)) {
+        return Err(crate::context::idle_input(tool));
     }
     let mut bytes = Vec::new();
     Bounded::new(io::stdin().lock(), "stdin", input::stdin_limit())

@@ -27,7 +27,8 @@ pub const ARGUMENT_CONFLICT: &str = "ARGUMENT_CONFLICT";
 /// The command needs data on stdin and stdin is a terminal (agent mode). Exit 2.
 pub const MISSING_INPUT: &str = "MISSING_INPUT";
 /// The tool's configuration file is missing (when named), unreadable or wrong: an unknown key
-/// or a value of the wrong type. Exit 2; a blocking error in the compose profile, since no
+/// or a value of the wrong type; or a runtime variable (`PAS_*`, `<TOOL>_TRACE_ID`) holds a
+/// value the runtime cannot use (`details.variable`, `details.accepted`). Exit 2; a blocking error in the compose profile, since no
 /// retry helps until the file is fixed.
 pub const CONFIG_INVALID: &str = "CONFIG_INVALID";
 /// `--schema-version` asked for an output schema version the tool is not compatible with
@@ -37,8 +38,8 @@ pub const SCHEMA_VERSION_UNSUPPORTED: &str = "SCHEMA_VERSION_UNSUPPORTED";
 pub const INTERRUPTED: &str = "INTERRUPTED";
 /// Ended by SIGTERM. Exit 143.
 pub const TERMINATED: &str = "TERMINATED";
-/// The call ran past its wall-clock limit (`PAS_TIMEOUT`, 300 seconds by default in agent
-/// mode). Exit 124, as coreutils' `timeout`.
+/// The call ran past its wall-clock limit (the command's declared `timeout`, or the caller's
+/// `--timeout`/`PAS_TIMEOUT`; none by default). Exit 124, as coreutils' `timeout`.
 pub const TIMEOUT: &str = "TIMEOUT";
 
 /// One built-in constant: its name, exit code and meaning.
@@ -107,7 +108,7 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin {
         name: CONFIG_INVALID,
         exit: 2,
-        meaning: "Configuration file missing or wrong",
+        meaning: "Configuration file or PAS_* variable missing or wrong",
     },
     Builtin {
         name: SCHEMA_VERSION_UNSUPPORTED,

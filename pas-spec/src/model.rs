@@ -321,8 +321,8 @@ pub struct Command {
     /// mistakes them for the tool's own words.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub untrusted: Vec<String>,
-    /// The most seconds one call may run in machine mode (decimals allowed): it replaces the
-    /// runtime's default (300 s), and the caller's `PAS_TIMEOUT` may only lower it. A call past
+    /// The most seconds one call may run, in every mode (decimals allowed; the runtime has no
+    /// default limit): the caller's `--timeout` or `PAS_TIMEOUT` may only lower it. A call past
     /// it ends as `TIMEOUT` (124), its whole lines kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("exclusiveMinimum" = 0))]

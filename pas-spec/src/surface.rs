@@ -195,6 +195,33 @@ pub fn word_shows_schemas(word: &str) -> bool {
         .any(|b| b.word == word && b.kind.shows_schemas())
 }
 
+/// The runtime's flag that names a built-in word (`TOOL --builtin docs`): in every tool, and
+/// the only way to a built-in in a tool whose root command takes positionals
+/// ([`builtins_need_flag`]), where a bare word is always the positional's value (a file named
+/// `docs` is counted, `TOOL --agent mcp` is a file named `mcp`).
+pub const BUILTIN_FLAG: &str = "--builtin";
+
+/// Whether a bare built-in word could be a positional's value in this tool: a command at the
+/// root (a one-command tool) takes positionals. There the built-ins are reached only through
+/// [`BUILTIN_FLAG`].
+pub fn builtins_need_flag(registry: &Registry) -> bool {
+    registry.commands.iter().any(|c| {
+        c.argv_path().is_empty()
+            && c.parameters
+                .iter()
+                .any(|p| p.kind != crate::ParamKind::Flag)
+    })
+}
+
+/// How a caller invokes built-in `word` in this tool: `TOOL word`, or `TOOL --builtin word`
+/// where a root positional could take the word ([`builtins_need_flag`]).
+pub fn builtin_call(registry: &Registry, word: &str) -> String {
+    match builtins_need_flag(registry) {
+        true => format!("{} {BUILTIN_FLAG} {word}", registry.name),
+        false => format!("{} {word}", registry.name),
+    }
+}
+
 /// The built-in word that serves MCP (`TOOL mcp`).
 pub const MCP_WORD: &str = "mcp";
 
@@ -203,12 +230,17 @@ pub const MCP_WORD: &str = "mcp";
 pub const SESSIONS_WORD: &str = "sessions";
 
 /// The one agent-help row of [`CALL_FLAGS`] (the agent help's token budget; `docs` says each
-/// in full): the first flag's signature, and what each does, briefly.
-pub fn call_flags_row() -> (String, String) {
+/// in full): the first flag's signature, and what each does, briefly; `--timeout` where the
+/// runtime gives it ([`runtime_timeout_flag`]).
+pub fn call_flags_row(registry: &Registry) -> (String, String) {
+    let timeout = match runtime_timeout_flag(registry) {
+        true => format!(", {}", TIMEOUT.signature()),
+        false => String::new(),
+    };
     (
         OUTPUT_ID.signature(),
         format!(
-            "Ids only, one a line (an id given as - reads stdin). Also {}, {}, {}, {}, {}.",
+            "Ids only, one a line (an id given as - reads stdin). Also {}, {}, {}, {}, {}{timeout}.",
             STABLE_OUTPUT.signature(),
             CWD.signature(),
             SHOW_CONFIG.signature(),
@@ -216,6 +248,38 @@ pub fn call_flags_row() -> (String, String) {
             SCHEMA_VERSION.signature()
         ),
     )
+}
+
+/// `--timeout SECONDS` (failure mode 11): the caller's time limit of one call. Not in a
+/// profile's [`Surface::flags`], which a tool may not reuse: a tool that declares a flag named
+/// `timeout` keeps it, and its callers use `PAS_TIMEOUT` (see [`runtime_timeout_flag`]).
+pub const TIMEOUT: RuntimeFlag = RuntimeFlag {
+    long: "timeout",
+    value: Some("seconds"),
+    meaning: "End the call after this many seconds (decimals allowed) with TIMEOUT, the output \
+              so far kept whole; 0: no limit of the caller's. A command's declared limit may \
+              only be lowered. Same as PAS_TIMEOUT. Without either, a call has no time limit \
+              unless its command declares one.",
+    machine_output: false,
+};
+
+/// Whether the runtime gives this tool's commands `--timeout` ([`TIMEOUT`]): the tool declares
+/// no flag of its own named `timeout` (a global flag, or any command's; the tool's wins).
+pub fn runtime_timeout_flag(registry: &Registry) -> bool {
+    !registry
+        .global_flags
+        .iter()
+        .chain(registry.commands.iter().flat_map(|c| c.parameters.iter()))
+        .any(|p| p.kind == crate::ParamKind::Flag && p.name == TIMEOUT.long)
+}
+
+/// How a caller sets a time limit in this tool: `--timeout SECONDS (or PAS_TIMEOUT)`, or
+/// `PAS_TIMEOUT=SECONDS` where the tool owns `--timeout`.
+pub fn timeout_words(registry: &Registry) -> &'static str {
+    match runtime_timeout_flag(registry) {
+        true => "`--timeout SECONDS` (or PAS_TIMEOUT=SECONDS)",
+        false => "PAS_TIMEOUT=SECONDS",
+    }
 }
 
 /// The built-in of every profile that reports the platform, the call's context and its state
@@ -293,6 +357,15 @@ const AGENT: RuntimeFlag = RuntimeFlag {
               Same as PAS_AGENT=1.",
     machine_output: true,
 };
+/// Compose's `--agent`: accepted and ignored, so that a harness that adds `--agent` to every
+/// call of every pas tool works on compose tools too (every compose call is machine output).
+pub const COMPOSE_AGENT: RuntimeFlag = RuntimeFlag {
+    long: "agent",
+    value: None,
+    meaning: "Accepted and changes nothing (a no-op): every call already prints the JSON \
+              envelope, so a harness may add it to every call. Same as PAS_AGENT=1.",
+    machine_output: true,
+};
 const TOON: RuntimeFlag = RuntimeFlag {
     long: "toon",
     value: None,
@@ -344,9 +417,10 @@ pub const OUTPUT_ID: RuntimeFlag = RuntimeFlag {
 pub const STABLE_OUTPUT: RuntimeFlag = RuntimeFlag {
     long: "stable-output",
     value: None,
-    meaning: "Deterministic output: keys and arrays sorted, fields the outputSchema marks \
+    meaning: "Deterministic output: object keys sorted, fields the outputSchema marks \
               \"x-volatile\": true dropped, and the envelope's timings, request id and \
-              timestamp left out or fixed.",
+              timestamp left out or fixed; arrays keep their order unless the outputSchema \
+              declares them a set (\"uniqueItems\": true).",
     machine_output: false,
 };
 /// `--cwd` (failure mode 29): the directory the call runs in, as `git -C` does.
@@ -476,9 +550,9 @@ pub static PAS: Surface = Surface {
     )),
 };
 
-/// The `compose` profile: JSON envelopes always, so no `--agent` and no `--format`
+/// The `compose` profile: JSON envelopes always, so no machine switch and no `--format`
 /// (presentation flags are an anti-pattern of the compose contract; `--toon` is its one
-/// alternate encoding).
+/// alternate encoding); `--agent` is accepted as a no-op ([`COMPOSE_AGENT`]).
 pub static COMPOSE: Surface = Surface {
     profile: Profile::Compose,
     machine_switch: None,
@@ -495,6 +569,7 @@ pub static COMPOSE: Surface = Surface {
         SHOW_CONFIG,
         NO_CONFIG,
         SCHEMA_VERSION,
+        COMPOSE_AGENT,
     ],
     list_format_flag: false,
     list_shape: ListShape::EnvelopeArray,
@@ -767,8 +842,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn compose_has_no_agent_and_no_format() {
-        assert!(!COMPOSE.has_flag("agent"));
+    fn compose_has_no_machine_switch_and_no_format_and_takes_agent_as_a_no_op() {
+        assert!(COMPOSE.machine_switch.is_none());
+        assert_eq!(COMPOSE.flag("agent"), Some(&COMPOSE_AGENT));
         assert!(!COMPOSE.list_format_flag);
         assert!(COMPOSE.has_flag("toon"));
         assert!(PAS.has_flag("agent") && !PAS.has_flag("toon"));

@@ -168,9 +168,11 @@ fn stable_output_gives_the_same_bytes_twice_in_every_profile() {
         assert!(one.status.success(), "{profile}: {one:?}");
         assert_eq!(text(&one), text(&two), "{profile}");
         let data = data(profile, &one);
-        // The field the schema marks "x-volatile" is gone; keys and arrays are sorted.
+        // The field the schema marks "x-volatile" is gone; keys are sorted; an array keeps
+        // its order (it is data) unless its schema declares a set (`uniqueItems: true`).
         assert!(data.get("checked_at").is_none(), "{profile}: {data}");
-        assert_eq!(data["tags"], serde_json::json!(["a", "b"]), "{profile}");
+        assert_eq!(data["tags"], serde_json::json!(["b", "a"]), "{profile}");
+        assert_eq!(data["labels"], serde_json::json!(["x", "y"]), "{profile}");
         let keys: Vec<&String> = data.as_object().unwrap().keys().collect();
         let mut sorted = keys.clone();
         sorted.sort();
@@ -191,13 +193,34 @@ fn stable_output_gives_the_same_bytes_twice_in_every_profile() {
 }
 
 #[test]
-fn stable_output_sorts_a_lists_items() {
+fn stable_output_keeps_a_lists_order() {
+    // A list's order is data: --stable-output sorts each item's keys, never the items.
     let out = run("pas", &["--agent", "list", "--stable-output"]);
+    assert_eq!(
+        text(&out),
+        "{\"id\":3,\"name\":\"c\"}\n{\"id\":1,\"name\":\"a\"}\n{\"id\":2,\"name\":\"b\"}\n"
+    );
+    let out = run("compose", &["list", "--stable-output"]);
+    let ids: Vec<i64> = data("compose", &out)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(ids, [3, 1, 2]);
+}
+
+#[test]
+fn stable_output_sorts_a_list_declared_a_set() {
+    let out = run("pas", &["--agent", "members", "--stable-output"]);
     assert_eq!(
         text(&out),
         "{\"id\":1,\"name\":\"a\"}\n{\"id\":2,\"name\":\"b\"}\n{\"id\":3,\"name\":\"c\"}\n"
     );
-    let out = run("compose", &["list", "--stable-output"]);
+    // Without --stable-output the handler's order stands.
+    let out = run("pas", &["--agent", "members"]);
+    assert!(text(&out).starts_with("{\"name\":\"c\""), "{out:?}");
+    let out = run("compose", &["members", "--stable-output"]);
     let ids: Vec<i64> = data("compose", &out)
         .as_array()
         .unwrap()

@@ -300,7 +300,9 @@ fn output_past_the_cap_is_cut_at_a_whole_item_and_said_on_stderr() {
 #[test]
 fn an_open_but_idle_stdin_is_an_error_not_a_hang() {
     let started = Instant::now();
+    // The documented wait (10 s by default), shortened for the test.
     let mut child = demo(&["--agent", "ingest"])
+        .env("PAS_STDIN_WAIT", "500")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -1,6 +1,6 @@
 //! The built-in surface of each profile, as the binary keeps it (`pas_spec::surface`): compose
-//! refuses `--agent` and `--format` (its faces never name them) and its `--help` is the agent
-//! help; the built-in words work with or without `--agent` and after the global flags; the
+//! accepts `--agent` as a no-op (its faces say so) and refuses `--format` (its faces never name
+//! it), and its `--help` is the agent help; the built-in words work with or without `--agent` and after the global flags; the
 //! confirm flag of a destructive command exists in every profile.
 
 use std::path::{Path, PathBuf};
@@ -41,25 +41,61 @@ fn envelope(out: &Output) -> Value {
 }
 
 #[test]
-fn compose_refuses_agent_and_format_its_faces_never_name() {
-    let agent = cli("specs/todo.yaml", &["--agent", "tools"]);
-    assert_eq!(agent.status.code(), Some(1), "{}", text(&agent.stderr));
-    let value = envelope(&agent);
-    assert_eq!(value["ok"], false);
-    assert_eq!(value["error"]["code"], "UNKNOWN_ARGUMENT");
-    assert!(
-        value["error"]["hint"]
-            .as_str()
-            .unwrap()
-            .contains("drop --agent")
-    );
+fn compose_accepts_agent_as_a_no_op_and_refuses_format() {
+    // `--agent` anywhere changes nothing: the same bytes as without it.
+    for args in [
+        &["tools"][..],
+        &["task", "list", "--stable-output"],
+        &["task", "nope"],
+    ] {
+        let plain = cli("specs/todo.yaml", args);
+        let mut first = vec!["--agent"];
+        first.extend_from_slice(args);
+        let mut last = args.to_vec();
+        last.push("--agent");
+        for with in [first, last] {
+            let agent = cli("specs/todo.yaml", &with);
+            assert_eq!(agent.status.code(), plain.status.code(), "{with:?}");
+            let (a, b) = (envelope(&agent), envelope(&plain));
+            // The meta block holds the call's timings and request id.
+            assert_eq!(a["ok"], b["ok"], "{with:?}");
+            assert_eq!(a["data"], b["data"], "{with:?}");
+            assert_eq!(a["error"], b["error"], "{with:?}");
+        }
+    }
 
     let format = cli("specs/todo.yaml", &["task", "list", "--format", "array"]);
     assert_eq!(format.status.code(), Some(1));
     assert_eq!(envelope(&format)["error"]["code"], "UNKNOWN_ARGUMENT");
+    let format = cli(
+        "specs/todo.yaml",
+        &["--agent", "task", "list", "--format", "array"],
+    );
+    assert_eq!(format.status.code(), Some(1));
+    assert_eq!(envelope(&format)["error"]["code"], "UNKNOWN_ARGUMENT");
 
-    // The faces agree: no compose face mentions --agent, NDJSON or an exit code above 2.
+    // The faces agree: compose's agent help, .llm, catalog and SKILL.md name --agent as the
+    // no-op it is; none mentions NDJSON, --format or an exit code above 2.
     let todo = registry("specs/todo.yaml");
+    let skill = pas::spec::faces::skill::render(&todo);
+    for (face, body) in [
+        ("help", pas::faces::agent_help::render_tool(&todo)),
+        ("llm", pas::faces::llm::render(&todo)),
+        ("skill", skill),
+    ] {
+        assert!(body.contains("--agent"), "{face} does not name --agent");
+        assert!(body.contains("changes nothing"), "{face}: {body}");
+    }
+    let catalog: Value = serde_json::from_str(&pas::spec::faces::catalog::to_json(&todo)).unwrap();
+    assert!(
+        catalog["globalFlags"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|flag| flag["name"] == "agent"
+                && flag["description"].as_str().unwrap().contains("no-op")),
+        "{catalog}"
+    );
     let help = pas::faces::agent_help::render_tool(&todo);
     let llm = pas::faces::llm::render(&todo);
     let catalog = pas::spec::faces::catalog::to_json(&todo);
@@ -70,7 +106,6 @@ fn compose_refuses_agent_and_format_its_faces_never_name() {
         ("catalog", &catalog),
         ("mcp", &mcp),
     ] {
-        assert!(!body.contains("--agent"), "{face} names --agent");
         assert!(!body.contains("NDJSON"), "{face} names NDJSON");
         assert!(!body.contains("--format"), "{face} names --format");
     }

@@ -211,7 +211,7 @@ pub(crate) fn run_compose(
 /// (`doctor`, `changelog`): it is the first command word, no `--help` follows, and the tool
 /// reaches the word (no command of its own takes it).
 pub(crate) fn word_asked(registry: &Registry, pre: &crate::argv::Prescan, word: &str) -> bool {
-    let Some(at) = pre.command_word else {
+    let Some(at) = pre.command_word.filter(|_| pre.builtin_words) else {
         return false;
     };
     let mut words = pre.argv.iter().skip(at);

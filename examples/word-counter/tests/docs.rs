@@ -26,7 +26,10 @@ fn run(args: &[&str]) -> String {
 #[test]
 fn derived_docs_and_help_match_the_spec_s() {
     let registry = spec();
-    assert_eq!(run(&["--agent", "docs"]), llm::render(&registry));
+    assert_eq!(
+        run(&["--agent", "--builtin", "docs"]),
+        llm::render(&registry)
+    );
     assert_eq!(
         run(&["--agent", "--help"]),
         agent_help::render_tool(&registry)
@@ -35,16 +38,16 @@ fn derived_docs_and_help_match_the_spec_s() {
 
 #[test]
 fn derived_cli_has_completions_and_a_man_page() {
-    assert!(run(&["completions", "bash"]).contains("word-counter"));
-    assert!(run(&["completions", "fish"]).contains("word-counter"));
-    assert!(run(&["man"]).contains(".TH word-counter 1"));
+    assert!(run(&["--builtin", "completions", "bash"]).contains("word-counter"));
+    assert!(run(&["--builtin", "completions", "fish"]).contains("word-counter"));
+    assert!(run(&["--builtin", "man"]).contains(".TH word-counter 1"));
 }
 
 /// PAS-profile CLIs answer `--agent tools` with the compose catalog as raw JSON (no envelope):
 /// the same bytes `pas-gen catalog` prints from the spec, and one line.
 #[test]
 fn agent_tools_is_the_catalog_as_raw_json() {
-    let stdout = run(&["--agent", "tools"]);
+    let stdout = run(&["--agent", "--builtin", "tools"]);
     assert_eq!(stdout.lines().count(), 1, "one line of JSON");
     let catalog: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert!(

@@ -171,7 +171,7 @@ fn render_group(registry: &Registry, path: &[String], under: &[&Command]) -> Str
                     .any(|f| f.signature() == *signature)
             })
             .collect();
-        rows.push(surface::call_flags_row());
+        rows.push(surface::call_flags_row(registry));
         rows.extend(
             registry
                 .global_flags
@@ -265,7 +265,7 @@ fn builtins_section(out: &mut String, registry: &Registry) {
     let rows: Vec<(String, String)> = surface
         .reachable_words(registry)
         .map(|b| {
-            let mut left = format!("{} {}", registry.name, b.word);
+            let mut left = surface::builtin_call(registry, b.word);
             if !b.args.is_empty() {
                 left.push(' ');
                 left.push_str(b.args);

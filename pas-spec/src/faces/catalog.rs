@@ -168,6 +168,13 @@ pub fn catalog(registry: &Registry) -> Catalog {
         }
         entry
     }));
+    // The caller's `--timeout`, where the tool does not own a flag of that name.
+    if crate::surface::runtime_timeout_flag(registry) {
+        let flag = &crate::surface::TIMEOUT;
+        let mut entry = switch(flag.long, flag.meaning);
+        entry.ty = ParamType::Number.as_str();
+        global_flags.push(entry);
+    }
     Catalog {
         tool: registry.name.clone(),
         version: registry.version.clone(),
@@ -382,7 +389,9 @@ mod tests {
                 "cwd",
                 "show-config",
                 "no-config",
-                "schema-version"
+                "schema-version",
+                "agent",
+                "timeout"
             ]
         );
     }

@@ -26,7 +26,7 @@ pub fn has_input_file(command: &Command) -> bool {
 pub(crate) fn lock_note(command: &Command) -> Option<String> {
     let lock = command.lock.as_ref()?;
     Some(format!(
-        "One call at a time (lock `{lock}`, taken by the runtime): a concurrent call fails at once with LOCK_HELD, its retry_after_ms and the holder (PAS_LOCK_WAIT=MS waits first)."
+        "One call at a time (lock `{lock}`, taken by the runtime): a concurrent call fails at once with LOCK_HELD, its retry_after_ms and the holder (PAS_LOCK_WAIT=MS waits first; 0: until it is free)."
     ))
 }
 

@@ -230,7 +230,7 @@ pub fn document(registry: &Registry) -> Document {
             "{} `{validate_only}` on any command: {}{}",
             machine_mode(registry),
             crate::surface::VALIDATE_ONLY.meaning,
-            call_flags_words()
+            call_flags_words(registry)
         ),
         global_flags,
         cheatsheet: cheatsheet(registry, &commands),
@@ -240,13 +240,24 @@ pub fn document(registry: &Registry) -> Document {
     }
 }
 
-/// The flags of failure modes 6, 7 and 29 ([`crate::surface::CALL_FLAGS`]), said in the
-/// machine-mode paragraph.
-fn call_flags_words() -> String {
-    crate::surface::CALL_FLAGS
+/// The flags of failure modes 6, 7, 11 and 29 ([`crate::surface::CALL_FLAGS`], and
+/// `--timeout` where the runtime gives it), said in the machine-mode paragraph.
+fn call_flags_words(registry: &Registry) -> String {
+    let timeout =
+        crate::surface::runtime_timeout_flag(registry).then_some(&crate::surface::TIMEOUT);
+    let mut words: String = crate::surface::CALL_FLAGS
         .iter()
+        .chain(timeout)
         .map(|f| format!(" `{}`: {}", f.signature(), f.meaning))
-        .collect()
+        .collect();
+    if timeout.is_none() {
+        words.push_str(
+            " `PAS_TIMEOUT=SECONDS`: end a call after this many seconds with TIMEOUT (0: no limit \
+             of the caller's); a command's declared limit may only be lowered. Without it, a call \
+             has no time limit unless its command declares one.",
+        );
+    }
+    words
 }
 
 fn machine_mode(registry: &Registry) -> String {
@@ -279,8 +290,8 @@ fn machine_mode(registry: &Registry) -> String {
         .reachable_words(registry)
         .map(
             |b| match b.args.starts_with(['[', '<']) || b.args.is_empty() {
-                true => format!("`{name} {}`", b.word),
-                false => format!("`{name} {} {}`", b.word, b.args),
+                true => format!("`{}`", surface::builtin_call(registry, b.word)),
+                false => format!("`{} {}`", surface::builtin_call(registry, b.word), b.args),
             },
         )
         .collect();

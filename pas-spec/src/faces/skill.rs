@@ -186,14 +186,21 @@ fn calling(out: &mut String, registry: &Registry) {
         Profile::Compose => {
             "Every call prints one JSON envelope on stdout: `{\"ok\":true,\"data\",\"meta\"}`, or \
              `{\"ok\":false,\"error\":{\"code\",\"message\",\"hint\"}}`; exit 0 ok, 1 failed, 2 \
-             blocked."
+             blocked. `--agent` is accepted and changes nothing, so a harness may keep it in \
+             every call."
         }
         Profile::Robot => {
             "Every call prints one versioned JSON envelope on stdout (`status`, `data`, or \
              `error` with `code`, `message`, `suggestion`)."
         }
     };
-    let _ = writeln!(out, "## Calling it\n\n{contract}\n");
+    // No call has a time limit the caller did not ask for (or its command declare).
+    let _ = writeln!(
+        out,
+        "## Calling it\n\n{contract} A call has no time limit unless its command declares one \
+         or you set {}.\n",
+        crate::surface::timeout_words(registry)
+    );
 }
 
 fn commands(out: &mut String, doc: &Document) {

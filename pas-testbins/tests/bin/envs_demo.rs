@@ -46,6 +46,7 @@ fn main() -> ExitCode {
             let name = args.require::<String>("name")?;
             Ok::<_, Error>(Reply::object(&json!({
                 "tags": ["b", "a"],
+                "labels": ["y", "x"],
                 "name": name,
                 "id": format!("u-{name}"),
                 "file": format!("notes/{name}.md"),
@@ -53,6 +54,12 @@ fn main() -> ExitCode {
             })))
         })
         .handler("list", |_: &Args, _: &Context| {
+            Ok::<_, Error>(Reply::list(
+                [(3, "c"), (1, "a"), (2, "b")]
+                    .map(|(id, name)| Ok::<_, Error>(json!({"name": name, "id": id}))),
+            ))
+        })
+        .handler("members", |_: &Args, _: &Context| {
             Ok::<_, Error>(Reply::list(
                 [(3, "c"), (1, "a"), (2, "b")]
                     .map(|(id, name)| Ok::<_, Error>(json!({"name": name, "id": id}))),
