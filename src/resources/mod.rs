@@ -20,7 +20,7 @@
 pub(crate) mod dispatch;
 mod feedback;
 mod many;
-mod path;
+pub(crate) mod path;
 mod sync;
 mod tree;
 mod types;
