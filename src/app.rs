@@ -704,10 +704,9 @@ impl App {
                 let _ = output.profile.warning(&mut output.sinks, &warning);
             }
         }
-        // What an agent hallucinates in ids, names and paths (34, 35), in machine mode.
-        if shared.agent {
-            crate::declared::harden(registry, command, leaf).map_err(Stop::Failed)?;
-        }
+        // Declared formats: resource paths in every mode, what an agent hallucinates in a
+        // declared identifier in machine mode (34, 35).
+        crate::declared::harden(registry, command, leaf, shared.agent).map_err(Stop::Failed)?;
         // What the spec declares (value constraints, requirements, credentials), before the handler.
         if let Some(declared) = self.rooms.declared {
             (declared.check)(registry, command, leaf).map_err(Stop::Failed)?;

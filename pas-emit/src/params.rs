@@ -102,9 +102,15 @@ pub(crate) fn field(param: &Parameter, global: bool) -> TokenStream {
     let hardening = param
         .agent_hardening
         .map(|on| quote!(#[agent(hardening = #on)]));
+    // The spec's `format`, as the derive declares it.
+    let format = param.format.map(|format| {
+        let word = format.as_str();
+        quote!(#[agent(format = #word)])
+    });
     quote! {
         #[arg(#(#args),*)]
         #hardening
+        #format
         pub #ident: #ty
     }
 }

@@ -35,6 +35,8 @@ pub(crate) struct Field<'a> {
     pub secret: bool,
     /// `#[agent(hardening = false)]` (or `hardening`): the spec's `agentHardening`.
     pub hardening: Option<bool>,
+    /// `#[agent(format = "path")]`: the spec's `format` (`path`, `resource-path`, `id`).
+    pub format: Option<String>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -101,7 +103,11 @@ fn fields<'a>(fields: &'a Fields, ctxt: &Ctxt) -> Vec<Field<'a>> {
     fields
         .iter()
         .filter_map(|field| {
-            let (secret, hardening) = attr::field(&field.attrs, ctxt);
+            let attr::FieldAttrs {
+                secret,
+                hardening,
+                format,
+            } = attr::field(&field.attrs, ctxt);
             // Unnamed fields have no clap id of their own (clap rejects them outside variants).
             let ident = field.ident.as_ref()?;
             let role = if attr::clap_word(&field.attrs, "subcommand") {
@@ -117,6 +123,7 @@ fn fields<'a>(fields: &'a Fields, ctxt: &Ctxt) -> Vec<Field<'a>> {
                 role,
                 secret,
                 hardening,
+                format,
             })
         })
         .collect()

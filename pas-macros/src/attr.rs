@@ -214,28 +214,56 @@ pub(crate) fn variant(attrs: &[Attribute], ctxt: &Ctxt) -> CommandAttrs {
     command_entries(entries, Scope::Variant, ctxt)
 }
 
-/// Fields take two `#[agent]` keys: `secret`, a flag-only secret (no environment variable to
-/// hide, so clap's `hide_env_values` cannot say it), and `hardening` (`= false`), the spec's
-/// `agentHardening`. Everything else about a parameter is clap's. Returns whether the field is
-/// marked secret, and its declared hardening.
-pub(crate) fn field(attrs: &[Attribute], ctxt: &Ctxt) -> (bool, Option<bool>) {
-    let mut secret = false;
-    let mut hardening = None;
+/// The `#[agent(...)]` keys of a field.
+#[derive(Default)]
+pub(crate) struct FieldAttrs {
+    /// `secret`: a flag-only secret (no environment variable to hide, so clap's
+    /// `hide_env_values` cannot say it).
+    pub secret: bool,
+    /// `hardening` (`= false`): the spec's `agentHardening`.
+    pub hardening: Option<bool>,
+    /// `format = "path" | "resource-path" | "id"`: the spec's `format`, checked here.
+    pub format: Option<String>,
+}
+
+/// The spellings `format = "..."` takes, as the spec's `format` does.
+const FORMATS: &[&str] = &["path", "resource-path", "id"];
+
+/// Fields take three `#[agent]` keys: `secret`, `hardening` and `format`. Everything else about
+/// a parameter is clap's.
+pub(crate) fn field(attrs: &[Attribute], ctxt: &Ctxt) -> FieldAttrs {
+    let mut field = FieldAttrs::default();
     for attr in agent_attrs(attrs) {
         for entry in attribute_entries(attr, ctxt) {
             match (entry.key.to_string().as_str(), &entry.value) {
-                ("secret", syntax::Value::Bare) => secret = true,
+                ("secret", syntax::Value::Bare) => field.secret = true,
                 ("hardening", _) => {
-                    hardening = entry.switch("hardening = false", ctxt).or(hardening);
+                    field.hardening = entry.switch("hardening = false", ctxt).or(field.hardening);
+                }
+                ("format", _) => {
+                    let Some(lit) = entry.string("format = \"path\"", ctxt) else {
+                        continue;
+                    };
+                    let value = lit.value();
+                    if FORMATS.contains(&value.as_str()) {
+                        field.format = Some(value);
+                    } else {
+                        ctxt.spanned(
+                            &lit,
+                            format!(
+                                "`format` is one of \"path\" (a local file path, taken as given), \"resource-path\" (a level 3/4 resource path) or \"id\" (an identifier, hardened in machine mode), not {value:?}; free text declares no format"
+                            ),
+                        );
+                    }
                 }
                 _ => ctxt.spanned(
                     &entry.key,
-                    "`#[agent(...)]` on a field takes only `secret` (a secret without an environment variable) and `hardening` (`hardening = false` for free text in a field named like an id, a name or a path; `hardening` for another); a parameter's name, type, help, default and env come from clap's `#[arg(...)]` (`env = \"TOKEN\", hide_env_values = true` marks a secret read from the environment)",
+                    "`#[agent(...)]` on a field takes only `secret` (a secret without an environment variable), `format` (`format = \"path\"`, `\"resource-path\"` or `\"id\"`: what the string value is) and `hardening` (`hardening` to refuse hallucinated spellings in machine mode, `hardening = false` to turn that off for a `format = \"id\"`); a parameter's name, type, help, default and env come from clap's `#[arg(...)]` (`env = \"TOKEN\", hide_env_values = true` marks a secret read from the environment)",
                 ),
             }
         }
     }
-    (secret, hardening)
+    field
 }
 
 fn command_entries(entries: Vec<Entry>, scope: Scope, ctxt: &Ctxt) -> CommandAttrs {

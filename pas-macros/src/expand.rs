@@ -438,11 +438,23 @@ fn field_schemas(fields: &[Field], payload: Option<&Type>) -> TokenStream {
                     Some(on) => quote!(::std::option::Option::Some(#on)),
                     None => quote!(::std::option::Option::None),
                 };
+                let format = match field.format.as_deref() {
+                    Some(word) => {
+                        let variant = format_ident(match word {
+                            "path" => "Path",
+                            "resource-path" => "ResourcePath",
+                            _ => "Id",
+                        });
+                        quote!(::std::option::Option::Some(::pas::spec::StringFormat::#variant))
+                    }
+                    None => quote!(::std::option::Option::None),
+                };
                 pushes.push(quote! {
                     fields.push(::pas::tool::FieldSchema {
                         id: #id,
                         secret: #secret,
                         hardening: #hardening,
+                        format: #format,
                         schema: {
                             use ::pas::__private::{JsonSchemaOf as _, NoJsonSchema as _};
                             (&::pas::__private::Probe::<#ty>::new()).json_schema()

@@ -12,9 +12,10 @@
 //!   aliases);
 //! - parameters: clap's `Command`, read at run time (long, short, positional, variadic, required,
 //!   default, env, possible values, help); a secret is `#[arg(env = "TOKEN", hide_env_values =
-//!   true)]`, or `#[agent(secret)]` on the field for a secret given only as a flag; and
-//!   `#[agent(hardening = false)]` (or `hardening`) is the spec's `agentHardening` (the two
-//!   field keys). A one-line doc comment keeps its final period in the registry (clap's `about`
+//!   true)]`, or `#[agent(secret)]` on the field for a secret given only as a flag;
+//!   `#[agent(format = "path")]` (or `"resource-path"`, `"id"`) is the spec's `format`, what a
+//!   string value is; and `#[agent(hardening = false)]` (or `hardening`) is the spec's
+//!   `agentHardening` (the three field keys). A one-line doc comment keeps its final period in the registry (clap's `about`
 //!   drops it). Each parameter's JSON type comes from its field's `schemars::JsonSchema` (or from
 //!   clap's value parser for a type without one).
 //!

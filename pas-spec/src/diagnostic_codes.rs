@@ -99,7 +99,7 @@ pub const CODES: &[(&str, &str)] = &[
     ("E083", "a flag alias is not kebab-case, or clashes with another flag or alias"),
     ("E084", "a one-command compose tool takes a positional at its root, hiding the built-in words"),
     // Validator: declarations the runtime enforces.
-    ("E085", "a constraint does not fit the parameter's type (minimum/maximum on text, minLength/maxLength/pattern on numbers)"),
+    ("E085", "a constraint does not fit the parameter's type (minimum/maximum on text, minLength/maxLength/pattern/format on numbers)"),
     ("E086", "a minimum is above its maximum, or a minLength above its maxLength"),
     ("E087", "a parameter's pattern is not a valid regular expression"),
     ("E088", "a parameter's default breaks its own constraints"),
@@ -133,6 +133,7 @@ pub const CODES: &[(&str, &str)] = &[
     ("W018", "the paging limit parameter is not an integer"),
     ("W019", "a robot key (robot, role, session, confirm, listField, compactOmit) outside the robot profile"),
     ("W020", "a command keeps background processes but the tool has no `cleanup` word to end them"),
+    ("W021", "a string parameter is named like an id or a path but declares no `format`"),
 ];
 
 /// The summary of a code, if it exists.

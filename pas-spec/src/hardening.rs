@@ -1,40 +1,59 @@
-//! Agent hardening (CLI Agent Spec 34 and 35): the spellings an agent hallucinates in a value
-//! that names a thing (an id, a name, a path) and a person rarely types. Each passes a string
-//! type check and then fails obscurely, or worse, succeeds somewhere unintended:
+//! Agent hardening (CLI Agent Spec 34 and 35), for the parameters that declare it: the
+//! spellings an agent hallucinates in an identifier and a person rarely types. Each passes a
+//! string type check and then fails obscurely, or worse, succeeds somewhere unintended:
 //!
-//! | pattern | example | corrected to |
-//! |---|---|---|
-//! | `control_character` | `abc\n`, a NUL, a zero-width space | the value without them |
-//! | `percent_encoding` | `acme%2Fwidgets` | `acme/widgets` |
-//! | `double_percent_encoding` | `acme%252Fwidgets` | `acme/widgets` |
-//! | `query_string` | `users?active=true` | `users` |
-//! | `fragment` | `repos/main#readme` | `repos/main` |
-//! | `path_traversal` | `../../etc/passwd`, `a/./b` | `etc/passwd`, `a/b` |
-//! | `shell_metacharacter` | `widgets; rm -rf /`, `$HOME/x` | `widgets`, `HOME/x` |
-//! | `null_literal` | `null`, `undefined`, `None` | the empty string: leave it out |
+//! | pattern | example |
+//! |---|---|
+//! | `control_character` | `abc\n`, a NUL, a zero-width space |
+//! | `percent_encoding` | `acme%2Fwidgets` |
+//! | `double_percent_encoding` | `acme%252Fwidgets` |
+//! | `query_string` | `users?active=true` |
+//! | `fragment` | `repos/main#readme` |
+//! | `path_traversal` | `../../etc/passwd`, `a/./b` |
+//! | `shell_metacharacter` | `widgets; rm -rf /`, `$HOME/x` |
+//! | `null_literal` | `null`, `undefined`, `None` |
 //!
-//! A leading `./` and a lone `.` are a relative path's usual spelling and pass. Every refusal
-//! carries the value the call most likely meant (`corrected_input`), which itself passes.
-//! Which parameters are checked: [`is_hardened`].
+//! A leading `./` and a lone `.` are a relative path's usual spelling and pass. A refusal never
+//! offers another value in its place: `acme` is not what `acme#1` names, and following such a
+//! "correction" would reach a different thing. Which parameters are checked: [`is_hardened`],
+//! from the declared `format: id` or `agentHardening`, never from a parameter's name.
 
-use crate::{ParamType, Parameter};
+use crate::{ParamType, Parameter, StringFormat};
 
-/// Why a value was refused and what it most likely meant.
+/// Why a value was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
     /// The first pattern found, snake_case (`percent_encoding`, `path_traversal`, ...).
     pub pattern: &'static str,
     /// What is wrong, in words an agent can act on (completes "the value ...").
     pub why: &'static str,
-    /// The value with every pattern corrected: what to call again with.
-    pub corrected: String,
 }
 
 /// The words the faces print after a hardened parameter.
 pub const FACE_WORDS: &str =
-    "literal (refuses %XX, ?, #, .., ; | & $ ` < >, control characters and null)";
+    "identifier: in machine mode refuses %XX, ?, #, .., ; | & $ ` < >, control characters and null";
 
-/// Parameter names (or their last `-` word) that name a thing rather than describe it.
+/// The words the faces print after a `format: path` parameter.
+pub const PATH_WORDS: &str = "local file path, taken exactly as given";
+
+/// The words the faces print after a `format: resource-path` parameter.
+pub const RESOURCE_PATH_WORDS: &str =
+    "resource path: refuses . and .. segments, backslashes, %XX, ?key=value and #";
+
+/// The words the faces print for a parameter's declared format and checks, if any.
+pub fn face_words(param: &Parameter) -> Option<&'static str> {
+    if is_hardened(param) {
+        return Some(FACE_WORDS);
+    }
+    match param.format? {
+        StringFormat::Path => Some(PATH_WORDS),
+        StringFormat::ResourcePath => Some(RESOURCE_PATH_WORDS),
+        StringFormat::Id => None,
+    }
+}
+
+/// Parameter names (or their last `-` word) that name a thing rather than describe it: a
+/// string parameter so named without a declared `format` gets a warning (W021), never a check.
 const THING_WORDS: &[&str] = &[
     "id",
     "ids",
@@ -54,16 +73,27 @@ const THING_WORDS: &[&str] = &[
     "directory",
 ];
 
-/// Whether the runtime checks this parameter's values: as declared (`agentHardening`), else
-/// for a string parameter without an `enum`, not secret, whose name or last word is one of
-/// `id`, `ids`, `uuid`, `name`, `names`, `slug`, `key`, `keys`, `ref`, `path`, `paths`,
-/// `file`, `files`, `dir`, `dirs` or `directory` (`user-id`, `output-file`).
+/// Whether the runtime checks this parameter's values in machine mode: as declared
+/// (`agentHardening`), else for a string parameter declared `format: id`. A parameter's name
+/// decides nothing.
 pub fn is_hardened(param: &Parameter) -> bool {
     if let Some(declared) = param.agent_hardening {
         return declared;
     }
+    param.format == Some(StringFormat::Id)
+        && param.element_type() == ParamType::String
+        && param.values.is_none()
+        && !param.secret
+}
+
+/// Whether a string parameter is named like an id, a name or a path (`user-id`, `output-file`)
+/// and declares neither a `format`, `agentHardening`, an `enum` nor `secret`: the author may
+/// mean `format: id` or `format: path` and has not said.
+pub fn looks_undeclared_thing(param: &Parameter) -> bool {
     let last = param.name.rsplit(['-', '_']).next().unwrap_or(&param.name);
     param.element_type() == ParamType::String
+        && param.format.is_none()
+        && param.agent_hardening.is_none()
         && param.values.is_none()
         && !param.secret
         && THING_WORDS.contains(&last)
@@ -72,19 +102,7 @@ pub fn is_hardened(param: &Parameter) -> bool {
 /// The refusal of `value`, or `None` when it is none of the patterns.
 pub fn refuse(value: &str) -> Option<Refusal> {
     let (pattern, why) = first_pattern(value)?;
-    let mut corrected = value.to_owned();
-    // Each pass fixes what it finds; a fix can reveal another (a decoded `%3F` is a `?`).
-    for _ in 0..6 {
-        match first_pattern(&corrected) {
-            Some((found, _)) => corrected = fix(found, &corrected),
-            None => break,
-        }
-    }
-    Some(Refusal {
-        pattern,
-        why,
-        corrected,
-    })
+    Some(Refusal { pattern, why })
 }
 
 const NULL_LITERALS: &[&str] = &[
@@ -130,7 +148,7 @@ fn first_pattern(value: &str) -> Option<(&'static str, &'static str)> {
     } else if value.contains(SHELL) {
         (
             "shell_metacharacter",
-            "holds a shell metacharacter (; | & $ ` < >); values reach the tool as they are, never through a shell",
+            "holds a shell metacharacter (; | & $ ` < >), which an identifier never holds",
         )
     } else if NULL_LITERALS.contains(&value) {
         (
@@ -140,28 +158,6 @@ fn first_pattern(value: &str) -> Option<(&'static str, &'static str)> {
     } else {
         return None;
     })
-}
-
-fn fix(pattern: &str, value: &str) -> String {
-    match pattern {
-        "control_character" => value
-            .chars()
-            .filter(|c| !is_control(*c))
-            .collect::<String>(),
-        "percent_encoding" | "double_percent_encoding" => percent_decoded(value),
-        "query_string" => value[..value.find('?').unwrap_or(value.len())].to_owned(),
-        "fragment" => value[..value.find('#').unwrap_or(value.len())].to_owned(),
-        "path_traversal" => without_dot_segments(value),
-        "shell_metacharacter" => {
-            let cut = value[..value.find(SHELL).unwrap_or(value.len())].trim_end();
-            if cut.is_empty() {
-                value.replace(SHELL, "")
-            } else {
-                cut.to_owned()
-            }
-        }
-        _ => String::new(),
-    }
 }
 
 /// A control character, or one that shows nothing or reorders text (zero-width, bidi marks).
@@ -210,73 +206,46 @@ fn has_dot_segment(value: &str) -> bool {
         .any(|(i, s)| s == ".." || (s == "." && i > 0))
 }
 
-fn without_dot_segments(value: &str) -> String {
-    let kept: Vec<&str> = segments(value)
-        .enumerate()
-        .filter(|(i, s)| *s != ".." && !(*s == "." && *i > 0))
-        .map(|(_, s)| s)
-        .collect();
-    let joined = kept.join("/");
-    // `../x` keeps no empty head; `/../x` keeps its root.
-    if value.starts_with('/') && !joined.starts_with('/') {
-        format!("/{joined}")
-    } else {
-        joined
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn refused(value: &str) -> (&'static str, String) {
-        let refusal = refuse(value).unwrap_or_else(|| panic!("{value:?} passes"));
-        assert_eq!(
-            refuse(&refusal.corrected),
-            None,
-            "the correction of {value:?} passes"
-        );
-        (refusal.pattern, refusal.corrected)
+    #[test]
+    fn every_axis_5_pattern_is_refused_and_nothing_is_offered_in_its_place() {
+        let cases = [
+            ("acme%2Fwidgets", "percent_encoding"),
+            ("acme%252Fwidgets", "double_percent_encoding"),
+            ("users?active=true", "query_string"),
+            ("repos/main#readme", "fragment"),
+            ("../../etc/cron.d/backdoor", "path_traversal"),
+            ("/srv/data/../../etc/passwd", "path_traversal"),
+            ("a/./b", "path_traversal"),
+            ("..\\..\\windows", "path_traversal"),
+            ("..%2F..%2Fetc", "percent_encoding"),
+            ("widgets; rm -rf /", "shell_metacharacter"),
+            ("a && b", "shell_metacharacter"),
+            ("$(whoami)", "shell_metacharacter"),
+            ("`id`", "shell_metacharacter"),
+            ("name\n", "control_character"),
+            ("na\0me", "control_character"),
+            ("ab\u{200B}c", "control_character"),
+            ("null", "null_literal"),
+            ("undefined", "null_literal"),
+            ("None", "null_literal"),
+        ];
+        for (value, pattern) in cases {
+            let refusal = refuse(value).unwrap_or_else(|| panic!("{value:?} passes"));
+            assert_eq!(refusal.pattern, pattern, "{value:?}");
+        }
     }
 
     #[test]
-    fn every_axis_5_pattern_is_refused_with_the_value_meant() {
-        let cases = [
-            ("acme%2Fwidgets", "percent_encoding", "acme/widgets"),
-            (
-                "acme%252Fwidgets",
-                "double_percent_encoding",
-                "acme/widgets",
-            ),
-            ("users?active=true", "query_string", "users"),
-            ("repos/main#readme", "fragment", "repos/main"),
-            (
-                "../../etc/cron.d/backdoor",
-                "path_traversal",
-                "etc/cron.d/backdoor",
-            ),
-            (
-                "/srv/data/../../etc/passwd",
-                "path_traversal",
-                "/srv/data/etc/passwd",
-            ),
-            ("a/./b", "path_traversal", "a/b"),
-            ("..\\..\\windows", "path_traversal", "windows"),
-            ("..%2F..%2Fetc", "percent_encoding", "etc"),
-            ("widgets; rm -rf /", "shell_metacharacter", "widgets"),
-            ("a && b", "shell_metacharacter", "a"),
-            ("$(whoami)", "shell_metacharacter", "(whoami)"),
-            ("`id`", "shell_metacharacter", "id"),
-            ("name\n", "control_character", "name"),
-            ("na\0me", "control_character", "name"),
-            ("ab\u{200B}c", "control_character", "abc"),
-            ("null", "null_literal", ""),
-            ("undefined", "null_literal", ""),
-            ("None", "null_literal", ""),
-        ];
-        for (value, pattern, corrected) in cases {
-            assert_eq!(refused(value), (pattern, corrected.to_owned()), "{value:?}");
-        }
+    fn no_refusal_claims_values_reach_the_tool_unchanged() {
+        // The old wording said values "reach the tool as they are, never through a shell" while
+        // refusing them: the reason given is the declared format, which is the truth.
+        let refusal = refuse("a;b").unwrap();
+        assert!(refusal.why.contains("identifier"), "{}", refusal.why);
+        assert!(!refusal.why.contains("never through a shell"));
     }
 
     #[test]
@@ -304,8 +273,15 @@ mod tests {
         serde_json::from_value(serde_json::json!({ "name": name })).unwrap()
     }
 
+    fn with_format(name: &str, format: StringFormat) -> Parameter {
+        Parameter {
+            format: Some(format),
+            ..param(name)
+        }
+    }
+
     #[test]
-    fn names_of_things_are_hardened_unless_declared_otherwise() {
+    fn no_name_hardens_a_parameter_only_a_declaration_does() {
         for name in [
             "id",
             "user-id",
@@ -315,33 +291,90 @@ mod tests {
             "files",
             "dir",
             "slug",
-        ] {
-            assert!(is_hardened(&param(name)), "{name}");
-        }
-        for name in [
             "title",
-            "message",
-            "query",
-            "url",
-            "limit",
-            "filename-pattern",
         ] {
             assert!(!is_hardened(&param(name)), "{name}");
         }
-        let mut off = param("id");
+        assert!(is_hardened(&with_format("collection", StringFormat::Id)));
+        assert!(!is_hardened(&with_format("file", StringFormat::Path)));
+        assert!(!is_hardened(&with_format(
+            "path",
+            StringFormat::ResourcePath
+        )));
+        let mut off = with_format("id", StringFormat::Id);
         off.agent_hardening = Some(false);
         assert!(!is_hardened(&off));
         let mut on = param("collection");
         on.agent_hardening = Some(true);
         assert!(is_hardened(&on));
-        let mut secret = param("key");
+        let mut secret = with_format("key", StringFormat::Id);
         secret.secret = true;
         assert!(!is_hardened(&secret));
-        let mut number = param("id");
+        let mut number = with_format("id", StringFormat::Id);
         number.ty = ParamType::Integer;
         assert!(!is_hardened(&number));
+    }
+
+    #[test]
+    fn names_of_things_without_a_format_are_only_flagged_for_a_warning() {
+        for name in [
+            "id",
+            "user-id",
+            "name",
+            "path",
+            "output-file",
+            "files",
+            "dir",
+        ] {
+            assert!(looks_undeclared_thing(&param(name)), "{name}");
+        }
+        for name in ["title", "message", "query", "url", "filename-pattern"] {
+            assert!(!looks_undeclared_thing(&param(name)), "{name}");
+        }
+        assert!(!looks_undeclared_thing(&with_format(
+            "id",
+            StringFormat::Id
+        )));
+        assert!(!looks_undeclared_thing(&with_format(
+            "file",
+            StringFormat::Path
+        )));
+        let mut declared = param("name");
+        declared.agent_hardening = Some(false);
+        assert!(!looks_undeclared_thing(&declared));
         let mut choice = param("name");
         choice.values = Some(vec!["a".into()]);
-        assert!(!is_hardened(&choice));
+        assert!(!looks_undeclared_thing(&choice));
+    }
+
+    #[test]
+    fn faces_name_each_format() {
+        assert_eq!(face_words(&param("id")), None);
+        assert_eq!(
+            face_words(&with_format("id", StringFormat::Id)),
+            Some(FACE_WORDS)
+        );
+        assert_eq!(
+            face_words(&with_format("f", StringFormat::Path)),
+            Some(PATH_WORDS)
+        );
+        assert_eq!(
+            face_words(&with_format("p", StringFormat::ResourcePath)),
+            Some(RESOURCE_PATH_WORDS)
+        );
+    }
+
+    #[test]
+    fn formats_read_and_write_their_spec_spelling() {
+        for format in [
+            StringFormat::Path,
+            StringFormat::ResourcePath,
+            StringFormat::Id,
+        ] {
+            let json = serde_json::to_value(format).unwrap();
+            assert_eq!(json, format.as_str());
+            assert_eq!(StringFormat::from_word(format.as_str()), Some(format));
+        }
+        assert_eq!(StringFormat::from_word("uri"), None);
     }
 }

@@ -537,12 +537,56 @@ pub struct Parameter {
     /// Other parameters (by name) that must not be given together with this one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conflicts: Vec<String>,
+    /// What a string value is, which decides what the runtime checks in it: `path` (a local
+    /// file path, taken exactly as given), `resource-path` (a level 3/4 resource path, confined
+    /// and normalised), `id` (an identifier: the spellings agents hallucinate are refused in
+    /// machine mode). Absent: free text, nothing refused. A parameter's name never decides it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<StringFormat>,
     /// Whether the runtime refuses the spellings agents hallucinate in this parameter's values
     /// (`..`, `%XX`, `?`, `#`, shell metacharacters, control characters, `null`; see
-    /// [`crate::hardening`]) in machine mode. Absent: on for a string parameter named like an
-    /// id, a name or a path (`id`, `user-id`, `name`, `path`, `files`, ...), off otherwise.
+    /// [`crate::hardening`]) in machine mode. Absent: as its `format` says (on for `id`,
+    /// off otherwise); `true` turns it on for any string parameter, `false` off for an `id`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_hardening: Option<bool>,
+}
+
+/// What a string parameter's value is (the spec's `format`). The runtime relies on it, never on
+/// the parameter's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum StringFormat {
+    /// A local file path: accepted exactly as the operating system accepts it (relative, `..`,
+    /// spaces, `#`, `&`, `;`, `null`, any bytes a file name may hold).
+    Path,
+    /// A level 3/4 resource path (`/collections/books`): `.`/`..` segments, backslashes, NUL and
+    /// URL spellings (`%XX`, `?key=value`, `#`) are refused; the resource verbs' paths are these.
+    ResourcePath,
+    /// An identifier: in machine mode the spellings agents hallucinate (`%XX`, `?`, `#`, `..`,
+    /// shell metacharacters, control characters, `null`) are refused, never corrected.
+    Id,
+}
+
+impl StringFormat {
+    /// The spec's spelling (`path`, `resource-path`, `id`), also the JSON Schema `format`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StringFormat::Path => "path",
+            StringFormat::ResourcePath => "resource-path",
+            StringFormat::Id => "id",
+        }
+    }
+
+    /// The format spelt `word`, if it is one.
+    pub fn from_word(word: &str) -> Option<Self> {
+        [
+            StringFormat::Path,
+            StringFormat::ResourcePath,
+            StringFormat::Id,
+        ]
+        .into_iter()
+        .find(|f| f.as_str() == word)
+    }
 }
 
 /// How a parameter is given on the command line.

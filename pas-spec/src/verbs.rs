@@ -309,7 +309,10 @@ fn shape(verb: Verb) -> Shape {
             Effect::Write,
             vec![
                 positional("source", "A local file, or a resource path to copy from."),
-                positional("dest", "The resource path to write."),
+                formatted(
+                    crate::StringFormat::ResourcePath,
+                    positional("dest", "The resource path to write."),
+                ),
             ],
             OutputKind::Object,
             cp_schema(),
@@ -329,8 +332,15 @@ fn shape(verb: Verb) -> Shape {
              or changed files; progress as JSON Lines events.",
             Effect::Write,
             vec![
-                positional("remote", "The resource path to pull from."),
-                positional("local", "The local directory to write into."),
+                formatted(
+                    crate::StringFormat::ResourcePath,
+                    positional("remote", "The resource path to pull from."),
+                ),
+                // The caller's own directory, named as the operating system names it.
+                formatted(
+                    crate::StringFormat::Path,
+                    positional("local", "The local directory to write into."),
+                ),
             ],
             OutputKind::Events,
             sync_event_schema(),
@@ -391,9 +401,16 @@ fn parameter(name: &str) -> Parameter {
         pattern: None,
         requires: Vec::new(),
         conflicts: Vec::new(),
-        // A verb's paths get the resource-path rules (`ResourcePath`); its local paths are
-        // the caller's own files, which PAS lets them name as they like.
-        agent_hardening: Some(false),
+        format: None,
+        agent_hardening: None,
+    }
+}
+
+/// `param` declared as holding `format`.
+fn formatted(format: crate::StringFormat, param: Parameter) -> Parameter {
+    Parameter {
+        format: Some(format),
+        ..param
     }
 }
 
@@ -407,8 +424,12 @@ fn positional(name: &str, description: &str) -> Parameter {
     }
 }
 
+/// A verb's resource path: the resource-path rules apply (`ResourcePath`), as the faces say.
 fn path_param(description: &str) -> Parameter {
-    positional("path", description)
+    formatted(
+        crate::StringFormat::ResourcePath,
+        positional("path", description),
+    )
 }
 
 /// `cat`, `stat` and `rm` take one path or several (CLI Agent Spec 70): one path answers the
@@ -416,7 +437,7 @@ fn path_param(description: &str) -> Parameter {
 fn paths_param(what: &str) -> Parameter {
     Parameter {
         kind: crate::ParamKind::Variadic,
-        ..positional("path", &format!("{what}. {MANY_PATHS}"))
+        ..path_param(&format!("{what}. {MANY_PATHS}"))
     }
 }
 

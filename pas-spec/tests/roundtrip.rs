@@ -190,6 +190,7 @@ fn hard_registry(strings: &[&str]) -> Registry {
             pattern: None,
             requires: Vec::new(),
             conflicts: Vec::new(),
+            format: None,
             agent_hardening: None,
         })
         .collect();

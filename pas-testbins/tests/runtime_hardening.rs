@@ -1,10 +1,12 @@
-//! Agent hardening (CLI Agent Spec 34, 35): in machine mode the runtime refuses the spellings
-//! agents hallucinate in ids, names and paths (`%XX`, double encoding, `?`, `#`, `..`, shell
-//! metacharacters, control characters, `null`) before the handler runs, every refused value at
-//! once, each with `corrected_input`; parameters named like ids, names and paths get it without
-//! a word in the spec, `agentHardening` turns it on or off, and every face says which are
-//! hardened. Driven through `pas-spec-cli` over `tests/fixtures/valid/hardening*.yaml`, with
-//! echo handlers that count as the side effect: a refused call never reaches them.
+//! Declared string formats (CLI Agent Spec 34, 35): a parameter declared `format: id` (or
+//! `agentHardening: true`) has the spellings agents hallucinate (`%XX`, double encoding, `?`,
+//! `#`, `..`, shell metacharacters, control characters, `null`) refused in machine mode before
+//! the handler runs, every refused value at once, and no other value offered in its place (no
+//! `corrected_input`: `acme` is not what `acme#1` names). No parameter's name decides anything:
+//! `format: path` and free text take any value, `format: resource-path` is confined in every
+//! mode, and every face says which parameter is which. Driven through `pas-spec-cli` over
+//! `tests/fixtures/valid/hardening*.yaml`, with echo handlers that count as the side effect: a
+//! refused call never reaches them.
 
 mod runtime_support;
 
@@ -35,7 +37,7 @@ fn refused(out: &Output) -> Value {
 }
 
 #[test]
-fn a_percent_encoded_name_is_refused_with_the_decoded_value() {
+fn a_percent_encoded_id_is_refused_and_nothing_is_offered_in_its_place() {
     let error = refused(&hard(&[
         "--agent",
         "project",
@@ -48,18 +50,16 @@ fn a_percent_encoded_name_is_refused_with_the_decoded_value() {
     let details = &error["details"];
     assert_eq!(details["input"], "acme%2Fwidgets");
     assert_eq!(details["rejected_pattern"], "percent_encoding");
-    assert_eq!(details["corrected_input"], "acme/widgets");
-    assert!(
-        error["suggestion"]
-            .as_str()
-            .unwrap()
-            .contains(r#"--name "acme/widgets""#),
-        "{error}"
-    );
+    assert!(details.get("corrected_input").is_none(), "{error}");
+    let suggestion = error["suggestion"].as_str().unwrap();
+    assert!(!suggestion.contains("acme/widgets"), "{error}");
+    // The reason is the declaration, said as it is.
+    let message = error["message"].as_str().unwrap();
+    assert!(message.contains("declared `format: id`"), "{message}");
 }
 
 #[test]
-fn every_hallucinated_spelling_is_refused_at_once_each_with_its_correction() {
+fn every_hallucinated_spelling_in_a_declared_id_is_refused_at_once() {
     let error = refused(&hard(&[
         "--agent",
         "project",
@@ -67,52 +67,96 @@ fn every_hallucinated_spelling_is_refused_at_once_each_with_its_correction() {
         "p1/../../secrets",
         "--name",
         "users?active=true",
-        "--output-file",
-        "out.json; rm -rf /",
         "--collection",
         "null",
     ]));
-    let found: Vec<(String, String, String)> = error["details"]["violations"]
+    let found: Vec<(&str, &str)> = error["details"]["violations"]
         .as_array()
         .unwrap()
         .iter()
         .map(|v| {
             assert_eq!(v["constraint"], "agentHardening");
+            assert!(v.get("corrected_input").is_none(), "{v}");
             (
-                v["parameter"].as_str().unwrap().to_owned(),
-                v["limit"].as_str().unwrap().to_owned(),
-                v["corrected_input"].as_str().unwrap().to_owned(),
+                v["parameter"].as_str().unwrap(),
+                v["limit"].as_str().unwrap(),
             )
         })
         .collect();
-    let expected = [
-        ("id", "path_traversal", "p1/secrets"),
-        ("name", "query_string", "users"),
-        ("output-file", "shell_metacharacter", "out.json"),
-        ("collection", "null_literal", ""),
-    ];
-    let expected: Vec<(String, String, String)> = expected
-        .iter()
-        .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
-        .collect();
-    assert_eq!(found, expected);
+    assert_eq!(
+        found,
+        [
+            ("id", "path_traversal"),
+            ("name", "query_string"),
+            ("collection", "null_literal"),
+        ]
+    );
+    assert!(error["details"].get("corrected_input").is_none(), "{error}");
 }
 
 #[test]
-fn control_characters_fragments_and_double_encoding_are_refused() {
-    for (value, pattern, corrected) in [
-        ("p1\n", "control_character", "p1"),
-        ("repos/main#readme", "fragment", "repos/main"),
-        (
-            "acme%252Fwidgets",
-            "double_percent_encoding",
-            "acme/widgets",
-        ),
-        ("$(whoami)", "shell_metacharacter", "(whoami)"),
+fn control_characters_fragments_traversal_and_double_encoding_are_refused_uncorrected() {
+    for (value, pattern) in [
+        ("p1\n", "control_character"),
+        ("repos/main#readme", "fragment"),
+        ("acme%252Fwidgets", "double_percent_encoding"),
+        ("acme%2Fwidgets", "percent_encoding"),
+        ("../p1", "path_traversal"),
+        ("d/../p1", "path_traversal"),
+        ("$(whoami)", "shell_metacharacter"),
+        ("R&D; v2", "shell_metacharacter"),
     ] {
         let error = refused(&hard(&["--agent", "project", "get", value]));
         assert_eq!(error["details"]["rejected_pattern"], pattern, "{value:?}");
-        assert_eq!(error["details"]["corrected_input"], corrected, "{value:?}");
+        assert_eq!(error["details"]["input"], value, "{value:?}");
+        assert!(
+            error["details"].get("corrected_input").is_none(),
+            "{value:?}: {error}"
+        );
+    }
+}
+
+/// `format: path` and free text take any value in machine mode: their names (`output-file`,
+/// `label-id`, `owner`) decide nothing.
+#[test]
+fn paths_and_free_text_take_every_value_whatever_their_names() {
+    for value in [
+        "../x.txt",
+        "d/../a.txt",
+        "report#1.txt",
+        "R&D; v2.txt",
+        "null",
+        "a%2Fb?c=d",
+    ] {
+        let out = hard(&[
+            "--agent",
+            "project",
+            "get",
+            "p1",
+            "--output-file",
+            value,
+            "--owner",
+            value,
+            "--title",
+            value,
+        ]);
+        assert!(out.status.success(), "{value:?}: {out:?}");
+    }
+}
+
+/// A declared command's `format: resource-path` is confined as the resource verbs' paths are,
+/// in every mode: the same call means the same thing for a person and an agent.
+#[test]
+fn a_declared_resource_path_is_confined_in_every_mode() {
+    for agent in [true, false] {
+        let mut args = vec!["project", "get", "p1", "--parent", "/a/../b"];
+        if agent {
+            args.insert(0, "--agent");
+        }
+        let out = hard(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+        let out = hard(&[&args[..args.len() - 1], &["/collections/books"]].concat());
+        assert!(out.status.success(), "{args:?}: {out:?}");
     }
 }
 
@@ -157,8 +201,13 @@ fn the_compose_profile_refuses_in_its_envelope() {
     assert_eq!(envelope["ok"], false);
     assert_eq!(envelope["error"]["code"], "INVALID_VALUE");
     assert_eq!(
-        envelope["error"]["details"]["corrected_input"],
-        "acme/widgets"
+        envelope["error"]["details"]["rejected_pattern"],
+        "percent_encoding"
+    );
+    assert!(
+        envelope["error"]["details"]
+            .get("corrected_input")
+            .is_none()
     );
 }
 
@@ -171,10 +220,12 @@ fn validate_only_reports_the_refusal_without_running() {
         "get",
         "a%2Fb",
     ]));
-    assert_eq!(error["details"]["corrected_input"], "a/b");
+    assert_eq!(error["details"]["rejected_pattern"], "percent_encoding");
 }
 
-/// Over MCP the arguments are an agent's too: the same refusal, as a tool error.
+/// Over MCP the arguments are an agent's too: the same refusal, as a tool error, whose reason
+/// is the declaration (it no longer claims values "reach the tool as they are" while refusing
+/// them), and a path reaches the tool as it is.
 #[test]
 fn an_mcp_call_is_refused_the_same_way() {
     let mut child = tool("hardening.yaml", &["mcp"])
@@ -192,26 +243,42 @@ fn an_mcp_call_is_refused_the_same_way() {
         json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
         json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
             "name": "project_get", "arguments": {"id": "p1", "name": "acme%2Fwidgets"}}}),
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "project_get", "arguments": {"id": "p1", "name": "a;b"}}}),
+        json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
+            "name": "project_get", "arguments": {"id": "p1", "output-file": "R&D; v2.txt"}}}),
     ] {
         writeln!(stdin, "{message}").unwrap();
     }
-    let response = loop {
+    let mut responses = std::collections::BTreeMap::new();
+    while responses.len() < 3 {
         let line = lines.next().expect("the server answers").unwrap();
         let message: Value = serde_json::from_str(&line).unwrap();
-        if message["id"] == 2 {
-            break message;
+        if let Some(id) = message["id"].as_i64().filter(|id| *id >= 2) {
+            responses.insert(id, message);
         }
-    };
+    }
     drop(stdin);
     let _ = child.wait();
-    assert_eq!(response["result"]["isError"], true, "{response}");
-    let text = response["result"]["content"][0]["text"].as_str().unwrap();
-    let error: Value = serde_json::from_str(text).unwrap();
-    assert_eq!(error["error"]["code"], "INVALID_VALUE", "{error}");
+    let error = |id: i64| -> Value {
+        let response = &responses[&id];
+        assert_eq!(response["result"]["isError"], true, "{response}");
+        let text = response["result"]["content"][0]["text"].as_str().unwrap();
+        serde_json::from_str(text).unwrap()
+    };
+    let encoded = error(2);
+    assert_eq!(encoded["error"]["code"], "INVALID_VALUE", "{encoded}");
     assert_eq!(
-        error["error"]["details"]["corrected_input"], "acme/widgets",
-        "{error}"
+        encoded["error"]["details"]["rejected_pattern"], "percent_encoding",
+        "{encoded}"
     );
+    assert!(encoded["error"]["details"].get("corrected_input").is_none());
+    let shell = error(3);
+    let message = shell["error"]["message"].as_str().unwrap();
+    assert!(message.contains("declared `format: id`"), "{message}");
+    assert!(!message.contains("reach the tool as they are"), "{message}");
+    let path = &responses[&4];
+    assert_ne!(path["result"]["isError"], true, "{path}");
 }
 
 #[test]
@@ -233,7 +300,21 @@ fn every_face_names_the_hardened_parameters() {
         .filter(|p| p["agentHardening"] == true)
         .map(|p| p["name"].as_str().unwrap())
         .collect();
-    assert_eq!(hardened, ["id", "name", "output-file", "collection"]);
+    assert_eq!(hardened, ["id", "name", "collection"]);
+    let formats: Vec<(&str, &str)> = params
+        .iter()
+        .filter_map(|p| Some((p["name"].as_str()?, p["format"].as_str()?)))
+        .collect();
+    assert_eq!(
+        formats,
+        [
+            ("id", "id"),
+            ("name", "id"),
+            ("output-file", "path"),
+            ("parent", "resource-path"),
+            ("label-id", "id"),
+        ]
+    );
     let help = String::from_utf8(hard(&["--agent", "project", "get", "--help"]).stdout).unwrap();
     let llm = String::from_utf8(hard(&["docs"]).stdout).unwrap();
     for face in [&help, &llm] {
@@ -241,12 +322,18 @@ fn every_face_names_the_hardened_parameters() {
             .lines()
             .filter(|l| l.contains(pas::spec::hardening::FACE_WORDS))
             .collect();
-        assert_eq!(lines.len(), 4, "{face}");
+        assert_eq!(lines.len(), 3, "{face}");
         assert!(
             !lines
                 .iter()
-                .any(|l| l.contains("label-id") || l.contains("title"))
+                .any(|l| l.contains("label-id") || l.contains("title") || l.contains("--owner"))
         );
+        for words in [
+            pas::spec::hardening::PATH_WORDS,
+            pas::spec::hardening::RESOURCE_PATH_WORDS,
+        ] {
+            assert_eq!(face.matches(words).count(), 1, "{words}: {face}");
+        }
     }
 }
 
@@ -271,8 +358,13 @@ fn the_robot_profile_refuses_masks_and_flags_in_its_envelope() {
     let envelope: Value = serde_json::from_slice(&refused.stdout).unwrap();
     assert_eq!(envelope["status"], "error", "{envelope}");
     assert_eq!(
-        envelope["error"]["details"]["corrected_input"],
-        "acme/widgets"
+        envelope["error"]["details"]["rejected_pattern"],
+        "percent_encoding"
+    );
+    assert!(
+        envelope["error"]["details"]
+            .get("corrected_input")
+            .is_none()
     );
     let ok = robot("p1");
     let envelope: Value = serde_json::from_slice(&ok.stdout).unwrap();

@@ -1,15 +1,20 @@
-//! Agent hardening at run time (CLI Agent Spec 34, 35): in machine mode, every value the
-//! caller typed for a hardened parameter ([`pas_spec::hardening::is_hardened`]: declared
-//! `agentHardening`, else a string parameter named like an id, a name or a path) is refused
-//! when it holds a spelling agents hallucinate (`%XX`, `?`, `#`, `..`, shell metacharacters,
-//! control characters, `null`). Every refused value is listed at once, each with the value the
-//! call most likely meant, before the handler runs. A person's call (no `--agent`, `pas`
-//! profile) is not checked: they type `../notes.txt` on purpose.
+//! Declared string formats at run time (CLI Agent Spec 34, 35). A parameter's name decides
+//! nothing; what it declares does:
+//!
+//! - `format: id` (or `agentHardening: true`): in machine mode, a value the caller typed that
+//!   holds a spelling agents hallucinate (`%XX`, `?`, `#`, `..`, shell metacharacters, control
+//!   characters, `null`) is refused, every refused value at once, before the handler runs. A
+//!   person's call (no `--agent`, `pas` profile) is not checked: the declaration is about what
+//!   agents invent. No other value is offered in its place: `report` is not what `report#1`
+//!   names, so there is no `corrected_input`.
+//! - `format: resource-path` on a declared command's parameter: refused in every mode, as the
+//!   resource verbs refuse their own paths (which they check themselves).
+//! - `format: path` and free text: taken exactly as given.
 
 use clap::ArgMatches;
 use clap::parser::ValueSource;
 use pas_spec::hardening;
-use pas_spec::{Command, Parameter, Registry};
+use pas_spec::{Command, Parameter, Registry, StringFormat};
 use serde_json::{Value, json};
 
 use crate::clap_face::arg_id;
@@ -20,26 +25,27 @@ pub(crate) fn check(
     registry: &Registry,
     command: &Command,
     leaf: &ArgMatches,
+    agent: bool,
 ) -> Result<(), Error> {
-    let mut found: Vec<(&Parameter, String, hardening::Refusal)> = Vec::new();
-    let hardened = command
-        .parameters
-        .iter()
-        .chain(&registry.global_flags)
-        .filter(|p| hardening::is_hardened(p));
-    for param in hardened {
-        let id = arg_id(param);
-        // What the caller typed (argv, or an MCP call's arguments): not defaults or files.
-        if super::constraints::source(leaf, &id) != Some(ValueSource::CommandLine) {
-            continue;
+    let params = || command.parameters.iter().chain(&registry.global_flags);
+    // The resource verbs resolve (and refuse) their own paths; a declared command's
+    // `resource-path` parameter gets the same rules here.
+    let declared = registry.commands.iter().any(|c| c.name == command.name);
+    if declared {
+        for param in params().filter(|p| p.format == Some(StringFormat::ResourcePath)) {
+            for value in typed(leaf, param) {
+                crate::resources::path::normalise(&value)?;
+            }
         }
-        let Ok(Some(values)) = leaf.try_get_raw(&id) else {
-            continue;
-        };
-        for value in values {
-            let value = value.to_string_lossy();
+    }
+    if !agent {
+        return Ok(());
+    }
+    let mut found: Vec<(&Parameter, String, hardening::Refusal)> = Vec::new();
+    for param in params().filter(|p| hardening::is_hardened(p)) {
+        for value in typed(leaf, param) {
             if let Some(refusal) = hardening::refuse(&value) {
-                found.push((param, value.into_owned(), refusal));
+                found.push((param, value, refusal));
             }
         }
     }
@@ -56,7 +62,6 @@ pub(crate) fn check(
                 "limit": refusal.pattern,
                 "value": value,
                 "message": message(param, value, refusal),
-                "corrected_input": refusal.corrected,
             })
         })
         .collect();
@@ -68,8 +73,8 @@ pub(crate) fn check(
         format!("leave {flag} out to give no value; nothing was run")
     } else {
         format!(
-            "call again with {flag} {:?} (details.corrected_input; every refused value is in details.violations); nothing was run",
-            first.corrected
+            "{flag} is declared an identifier ({}); give the identifier itself, as the tool names it (every refused value is in details.violations); nothing was run",
+            declared_as(first_param)
         )
     };
     Err(Error::new(codes::INVALID_VALUE, messages.join("; "))
@@ -78,14 +83,37 @@ pub(crate) fn check(
             "violations": violations,
             "input": first_value,
             "rejected_pattern": first.pattern,
-            "corrected_input": first.corrected,
         })))
+}
+
+/// What the caller typed for `param` (argv, or an MCP call's arguments): not defaults or files.
+fn typed(leaf: &ArgMatches, param: &Parameter) -> Vec<String> {
+    let id = arg_id(param);
+    if super::constraints::source(leaf, &id) != Some(ValueSource::CommandLine) {
+        return Vec::new();
+    }
+    let Ok(Some(values)) = leaf.try_get_raw(&id) else {
+        return Vec::new();
+    };
+    values
+        .map(|value| value.to_string_lossy().into_owned())
+        .collect()
+}
+
+/// The declaration that made `param` checked, as the spec spells it.
+fn declared_as(param: &Parameter) -> &'static str {
+    if param.agent_hardening == Some(true) {
+        "agentHardening: true"
+    } else {
+        "format: id"
+    }
 }
 
 fn message(param: &Parameter, value: &str, refusal: &hardening::Refusal) -> String {
     format!(
-        "{} {value:?} {}",
+        "{} {value:?} {} (the parameter is declared `{}`)",
         pas_spec::declare::display_name(param),
-        refusal.why
+        refusal.why,
+        declared_as(param)
     )
 }

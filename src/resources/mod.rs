@@ -21,7 +21,7 @@
 pub(crate) mod dispatch;
 mod feedback;
 mod many;
-mod path;
+pub(crate) mod path;
 mod rm_guard;
 mod sync;
 mod tree;

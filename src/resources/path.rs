@@ -147,21 +147,19 @@ pub(crate) fn normalise(raw: &str) -> Result<String, Error> {
 
 /// A path spelt as part of a URL, which agents write and people rarely do (failure modes 34
 /// and 35): a percent-encoded byte (`acme%2Fwidgets`), a query (`users?active=true`) or a
-/// fragment (`repos/main#readme`). Refused with the path it probably meant, rather than looked
-/// up literally and reported missing. A lone `?` stays a wildcard (`rm '/logs/a?'`).
+/// fragment (`repos/main#readme`). Refused rather than looked up literally and reported
+/// missing; no other path is offered in its place (`/a` is not what `/a#b` names), the error
+/// says which spelling to drop. A lone `?` stays a wildcard (`rm '/logs/a?'`).
 fn url_spelling(raw: &str) -> Option<Error> {
-    let (why, corrected) = if let Some(at) = raw.find('#') {
-        ("has a `#` fragment", raw[..at].to_owned())
-    } else if let Some(at) = raw
+    let (pattern, why) = if raw.contains('#') {
+        ("fragment", "has a `#` fragment")
+    } else if raw
         .find('?')
-        .filter(|&at| raw[at..].split('/').next().is_some_and(|q| q.contains('=')))
+        .is_some_and(|at| raw[at..].split('/').next().is_some_and(|q| q.contains('=')))
     {
-        ("has a `?key=value` query", raw[..at].to_owned())
+        ("query_string", "has a `?key=value` query")
     } else if pas_spec::hardening::has_percent_escape(raw) {
-        (
-            "is percent-encoded",
-            pas_spec::hardening::percent_decoded(raw),
-        )
+        ("percent_encoding", "is percent-encoded")
     } else {
         return None;
     };
@@ -170,8 +168,10 @@ fn url_spelling(raw: &str) -> Option<Error> {
             codes::INVALID_ARGUMENT,
             format!("the resource path {raw:?} {why}; resource paths are not URLs"),
         )
-        .with_suggestion(format!("give the path itself: {corrected}"))
-        .with_details(serde_json::json!({ "input": raw, "corrected_input": corrected })),
+        .with_suggestion(
+            "give the resource path itself, as `ls` lists it: not percent-encoded, without a query or a fragment",
+        )
+        .with_details(serde_json::json!({ "input": raw, "rejected_pattern": pattern })),
     )
 }
 
@@ -279,15 +279,18 @@ mod tests {
     }
 
     #[test]
-    fn refuses_url_spellings_with_the_path_meant() {
-        for (raw, meant) in [
-            ("/acme%2Fwidgets", "/acme/widgets"),
-            ("/users?active=true", "/users"),
-            ("/repos/main#readme", "/repos/main"),
+    fn refuses_url_spellings_and_offers_no_other_path() {
+        for (raw, pattern) in [
+            ("/acme%2Fwidgets", "percent_encoding"),
+            ("/users?active=true", "query_string"),
+            ("/repos/main#readme", "fragment"),
         ] {
             let error = normalise(raw).unwrap_err();
             assert_eq!(error.code(), codes::INVALID_ARGUMENT, "{raw:?}");
-            assert_eq!(error.details().unwrap()["corrected_input"], meant);
+            let details = error.details().unwrap();
+            assert_eq!(details["rejected_pattern"], pattern, "{raw:?}");
+            assert_eq!(details["input"], raw);
+            assert!(details.get("corrected_input").is_none(), "{details}");
         }
         // A wildcard `?` and a lone `%` are not URL spellings.
         assert_eq!(normalise("/logs/a?").unwrap(), "/logs/a?");

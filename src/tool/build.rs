@@ -298,6 +298,7 @@ fn parameters(cmd: &clap::Command, fields: &[FieldSchema], meta: &CommandMeta) -
             let mut parameter = params::parameter(arg, field.and_then(|f| f.schema));
             parameter.secret |= field.is_some_and(|f| f.secret);
             parameter.agent_hardening = field.and_then(|f| f.hardening);
+            parameter.format = field.and_then(|f| f.format);
             // clap's `conflicts_with` is the spec's `conflicts` (clap enforces it as well).
             parameter.conflicts = cmd
                 .get_arg_conflicts_with(arg)

@@ -207,6 +207,9 @@ pub struct FieldSchema {
     /// `#[agent(secret)]`: a secret even without `hide_env_values` (a flag-only secret).
     pub secret: bool,
     /// `#[agent(hardening = false)]` or `#[agent(hardening)]`: the parameter's declared
-    /// `agentHardening` (absent: by its name, see `pas::spec::hardening`).
+    /// `agentHardening` (absent: as its `format` says, see `pas::spec::hardening`).
     pub hardening: Option<bool>,
+    /// `#[agent(format = "path")]` (`"resource-path"`, `"id"`): the parameter's declared
+    /// `format`; absent, a string is free text.
+    pub format: Option<pas_spec::StringFormat>,
 }

@@ -118,6 +118,7 @@ pub(crate) fn parameter(arg: &Arg, schema: Option<LazySchema>) -> Parameter {
         pattern: None,
         requires: Vec::new(),
         conflicts: Vec::new(),
+        format: None,
         agent_hardening: None,
     }
 }

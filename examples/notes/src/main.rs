@@ -105,6 +105,7 @@ struct Cli {
 pub struct Globals {
     /// The store directory. Default: $XDG_DATA_HOME/notes, else ~/.local/share/notes.
     #[arg(long, env = "NOTES_STORE", global = true)]
+    #[agent(format = "path")]
     store: Option<PathBuf>,
 }
 

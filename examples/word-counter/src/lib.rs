@@ -59,6 +59,8 @@ pub use item::FileCount;
 pub struct Cli {
     /// The files to count.
     #[arg(required = true, help = "The files to count.")]
+    // Local file paths, taken exactly as the operating system takes them, in every mode.
+    #[agent(format = "path")]
     pub files: Vec<PathBuf>,
 }
 

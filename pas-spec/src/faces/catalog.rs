@@ -133,9 +133,12 @@ pub struct Param {
     /// Parameters that must not be given with this one.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub conflicts: Vec<String>,
+    /// The declared string format (`path`, `resource-path`, `id`), as JSON Schema's `format`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<&'static str>,
     /// Machine-mode calls refuse the spellings agents hallucinate in its values (`%XX`, `?`,
     /// `#`, `..`, shell metacharacters, control characters, `null`): see
-    /// [`crate::hardening`].
+    /// [`crate::hardening`]. Declared (`format: id` or `agentHardening`), never by name.
     #[serde(rename = "agentHardening", skip_serializing_if = "std::ops::Not::not")]
     pub agent_hardening: bool,
 }
@@ -319,6 +322,7 @@ fn param(p: &Parameter) -> Param {
         constraints: crate::declare::schema_keywords(p),
         requires: p.requires.clone(),
         conflicts: p.conflicts.clone(),
+        format: p.format.map(crate::StringFormat::as_str),
         agent_hardening: crate::hardening::is_hardened(p),
     }
 }
@@ -336,6 +340,7 @@ fn switch(name: &str, description: &str) -> Param {
         constraints: Map::new(),
         requires: Vec::new(),
         conflicts: Vec::new(),
+        format: None,
         agent_hardening: false,
     }
 }

@@ -318,13 +318,13 @@ fn parameter_schema(param: &Parameter) -> Value {
         }
         description.push_str(&format!("Not with {}.", names.join(", ")));
     }
-    if crate::hardening::is_hardened(param) {
+    if let Some(words) = crate::hardening::face_words(param) {
         if !description.is_empty() {
             description.push(' ');
         }
-        // "Literal (refuses ...)": the agent-help words, as a sentence.
-        description.push('L');
-        description.push_str(&crate::hardening::FACE_WORDS[1..]);
+        // "Identifier: ...", "Local file path, ...": the agent-help words, as a sentence.
+        description.extend(words[..1].chars().flat_map(char::to_uppercase));
+        description.push_str(&words[1..]);
         description.push('.');
     }
     if !description.is_empty() {
@@ -339,6 +339,13 @@ fn element_schema(param: &Parameter) -> Value {
     map.insert("type".into(), param.element_type().as_str().into());
     if let Some(values) = &param.values {
         map.insert("enum".into(), values.clone().into());
+    }
+    // JSON Schema's `format` is an annotation: it tells the client what the value is (`path`,
+    // `resource-path`, `id`) and what the tool checks, and constrains nothing by itself.
+    if let Some(format) = param.format
+        && param.element_type() == crate::ParamType::String
+    {
+        map.insert("format".into(), format.as_str().into());
     }
     map.extend(crate::declare::schema_keywords(param));
     Value::Object(map)

@@ -107,8 +107,8 @@ pub(crate) fn param_facts(param: &Parameter) -> String {
         facts.push("secret (redacted in errors and logs)".to_owned());
     }
     facts.extend(crate::declare::constraint_words(param, &[]));
-    if crate::hardening::is_hardened(param) {
-        facts.push(crate::hardening::FACE_WORDS.to_owned());
+    if let Some(words) = crate::hardening::face_words(param) {
+        facts.push(words.to_owned());
     }
     let mut text = facts.join(", ");
     text.push('.');

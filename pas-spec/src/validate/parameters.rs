@@ -274,6 +274,7 @@ fn check_parameter(parameter: &Parameter, pointer: &Pointer, report: &mut Report
     }
     check_enum(parameter, pointer, report);
     check_default(parameter, pointer, report);
+    check_format(parameter, pointer, report);
     if let Some(env) = &parameter.env
         && !is_env_name(env)
     {
@@ -290,6 +291,38 @@ fn check_parameter(parameter: &Parameter, pointer: &Pointer, report: &mut Report
             pointer,
             format!("The parameter `{name}` has no description."),
             "Add a `description`: agents choose values from it.",
+        );
+    }
+}
+
+/// `format` says what a string value is; a parameter's name never says it, so a name that looks
+/// like an id or a path without a `format` gets a warning (the author decides, nothing is
+/// checked by the name).
+fn check_format(parameter: &Parameter, pointer: &Pointer, report: &mut Report) {
+    let name = &parameter.name;
+    let element = parameter.element_type();
+    if let Some(format) = parameter.format
+        && element != ParamType::String
+    {
+        report.error(
+            "E085",
+            &pointer.at("format"),
+            format!(
+                "The parameter `{name}` has `format: {}`, but its values are {}s, not text.",
+                format.as_str(),
+                element.as_str()
+            ),
+            "Remove `format`: it describes string values (a path, a resource path, an id).",
+        );
+    }
+    if crate::hardening::looks_undeclared_thing(parameter) {
+        report.warning(
+            "W021",
+            pointer,
+            format!(
+                "The string parameter `{name}` is named like an id or a path but declares no `format`: machine mode takes its values as free text, refusing nothing."
+            ),
+            "declare `format: id` to refuse hallucinated spellings, or `format: path`",
         );
     }
 }

@@ -219,3 +219,35 @@ fn warnings() {
         ],
     );
 }
+
+/// A parameter's name decides nothing: a string parameter named like an id or a path without a
+/// `format` is only warned about (W021, with the hint), and `format` fits string values only.
+#[test]
+fn id_and_path_like_names_without_a_format_are_warned_about() {
+    let found = params(json!([
+        {"name": "user-id", "description": "x"},
+        {"name": "output-file", "description": "x"},
+        {"name": "name", "format": "id", "description": "x"},
+        {"name": "files", "kind": "variadic", "format": "path", "description": "x"},
+        {"name": "key", "agentHardening": false, "description": "x"},
+        {"name": "title", "description": "x"}
+    ]));
+    assert_exactly(
+        &found,
+        &[
+            ("W021", "/commands/0/parameters/0"),
+            ("W021", "/commands/0/parameters/1"),
+        ],
+    );
+    let w021 = found.iter().find(|d| d.code == "W021").unwrap();
+    assert_eq!(
+        w021.hint.as_deref(),
+        Some("declare `format: id` to refuse hallucinated spellings, or `format: path`")
+    );
+    let found = params(json!([
+        {"name": "count", "type": "integer", "format": "id", "description": "x"}
+    ]));
+    assert_has(&found, "E085", "/commands/0/parameters/0/format");
+    let found = params(json!([{"name": "where", "format": "uri", "description": "x"}]));
+    assert!(found.iter().any(|d| d.code == "E006"), "{found:#?}");
+}
