@@ -371,7 +371,7 @@ impl App {
         if early.is_none() && crate::mcp::wants(&self.registry, &pre.argv) {
             #[cfg(feature = "mcp")]
             {
-                return self.serve_mcp(config.as_ref(), redactor);
+                return self.serve_mcp(config.as_ref(), redactor, &pre.argv);
             }
             #[cfg(not(feature = "mcp"))]
             {
@@ -849,7 +849,22 @@ impl App {
     /// `TOOL mcp`: the configuration file's values become the parser's defaults, as for a
     /// command line, and the server runs until its client leaves.
     #[cfg(feature = "mcp")]
-    fn serve_mcp(mut self, config: Option<&ConfigFile>, redactor: Redactor) -> ExitCode {
+    fn serve_mcp(
+        mut self,
+        config: Option<&ConfigFile>,
+        redactor: Redactor,
+        argv: &[OsString],
+    ) -> ExitCode {
+        let call_timeout = match crate::mcp::call_timeout(argv) {
+            Ok(limit) => limit,
+            Err(error) => {
+                eprintln!(
+                    "{}",
+                    serde_json::json!({"error": error.code(), "message": error.message(), "suggestion": error.suggestion()})
+                );
+                return ExitCode::from(2);
+            }
+        };
         let command = self.take_command().color(clap::ColorChoice::Never);
         let command = match config {
             Some(file) => match file.apply(command) {
@@ -866,7 +881,7 @@ impl App {
             None => command,
         };
         let registry = self.registry.clone();
-        crate::mcp::serve(self, registry, command, redactor)
+        crate::mcp::serve(self, registry, command, redactor, call_timeout)
     }
 
     fn run_builtin(

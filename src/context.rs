@@ -197,6 +197,9 @@ impl Context {
     /// in `pas`), and a call's `--idempotency-key` record keeps it. The last report wins.
     pub fn set_effect(&self, change: crate::effect::Change) {
         *self.effect.lock().unwrap_or_else(|p| p.into_inner()) = Some(change);
+        if let Some(hooks) = &self.shared.mcp {
+            *hooks.effect.lock().unwrap_or_else(|p| p.into_inner()) = Some(change);
+        }
         self.shared.lock().profile.effect(crate::effect::Reported {
             change,
             replayed: false,
