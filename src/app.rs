@@ -805,9 +805,16 @@ impl App {
             crate::idempotency::Begin::Fresh(keyed) => Some(keyed),
             crate::idempotency::Begin::Unkeyed => None,
         };
+        // Outcomes follow effects: a signal from now on says what is known of the effect, and
+        // once the handler returned a whole result, that result is the call's outcome.
+        let running =
+            crate::outcome::Running::cli(registry, command, keyed.is_some(), context.effect_cell());
+        signals::handler_starts(shared, running);
         let ran = panics::catch(|| -> Result<T, Stop> {
             // The tool's own commands answer the tool's own codes (verbs answer the runtime's).
-            let reply = handler(&args, &context).map_err(|error| match selected {
+            let reply = handler(&args, &context);
+            shared.handler_returned(&reply);
+            let reply = reply.map_err(|error| match selected {
                 Selected::Declared(_) => {
                     let error = match declared {
                         Some(declared) => (declared.decorate_error)(registry, error),

@@ -206,6 +206,12 @@ impl Context {
         });
     }
 
+    /// Where the handler's reports of [`Context::set_effect`] are kept (for the error a signal
+    /// ends the call with).
+    pub(crate) fn effect_cell(&self) -> Arc<std::sync::Mutex<Option<crate::effect::Change>>> {
+        self.effect.clone()
+    }
+
     /// What the handler reported with [`Context::set_effect`], if anything.
     pub(crate) fn reported_effect(&self) -> Option<crate::effect::Change> {
         *self.effect.lock().unwrap_or_else(|p| p.into_inner())

@@ -15,6 +15,8 @@
 //!   the state (a `read` command of the same group) and, for a call given an idempotency key,
 //!   that the same key replays the first call's result.
 
+use std::sync::{Arc, Mutex, PoisonError};
+
 use pas_spec::{Command, Effect, Registry};
 use serde_json::{Value, json};
 
@@ -48,14 +50,53 @@ impl Facts {
     }
 }
 
-/// A command that reads what `command` changes: a `read` command of its group (the same first
-/// argv word), a listing first.
+/// A handler running, as the signal handling sees it: its command's facts and what it said it
+/// changed so far.
+pub(crate) struct Running {
+    facts: Facts,
+    effect: Arc<Mutex<Option<Change>>>,
+}
+
+impl Running {
+    /// `command` runs in a CLI call (`keyed`: with an idempotency key); `effect` is what its
+    /// handler reports ([`crate::Context::set_effect`]).
+    pub(crate) fn cli(
+        registry: &Registry,
+        command: &Command,
+        keyed: bool,
+        effect: Arc<Mutex<Option<Change>>>,
+    ) -> Running {
+        let facts = Facts::of(registry, command, keyed, |reader| {
+            format!("{} {}", registry.name, reader.argv_path().join(" "))
+        });
+        Running { facts, effect }
+    }
+
+    /// Running the command again cannot duplicate anything.
+    pub(crate) fn idempotent(&self) -> bool {
+        self.facts.idempotent
+    }
+
+    /// `error`, with what is known of the effect now.
+    pub(crate) fn interrupted(&self, error: Error) -> Error {
+        let effect = *self.effect.lock().unwrap_or_else(PoisonError::into_inner);
+        interrupted(error, &self.facts, effect)
+    }
+}
+
+/// A command that reads what `command` changes: a `read` command beside it (the same argv path
+/// but its last word: `task list` for `task create`), a listing first.
 fn reader_of(registry: &Registry, command: &Command) -> Option<Command> {
-    let group = command.argv_path().first().cloned();
+    let parent = |c: &Command| {
+        let mut path = c.argv_path();
+        path.pop();
+        path
+    };
+    let group = parent(command);
     let readers: Vec<Command> = registry
         .all_commands()
         .into_iter()
-        .filter(|c| c.effect == Effect::Read && c.argv_path().first().cloned() == group)
+        .filter(|c| c.effect == Effect::Read && !c.argv_path().is_empty() && parent(c) == group)
         .collect();
     let listing = readers.iter().position(|c| {
         c.argv_path()

@@ -380,11 +380,6 @@ impl Executor {
                 return Called::Done(self.error_result(parse_error::map(&err, &help), &redactor));
             }
         };
-        // A call cancelled before its handler ran (its client, or the session's end) runs
-        // nothing.
-        if cancelled() {
-            return Called::Done(self.error_result(not_run(), &redactor));
-        }
         let shared = self.shared(cancelled, progress, call.input, redactor, effect);
         let argv: Vec<std::ffi::OsString> = call.argv.iter().map(Into::into).collect();
         let ran = self.app.invoke(&shared, &matches, &argv, |reply| {
@@ -846,12 +841,12 @@ fn cancelled_error() -> Error {
     Error::new("CANCELLED", "the client cancelled the call")
 }
 
-/// The error of a request cancelled (or left waiting when the session ended) before its
-/// handler ran: nothing happened, so it may be made again.
+/// The error of a request still waiting when the session ended (its reply is written only if
+/// the client still reads): nothing happened, so it may be made again.
 fn not_run() -> Error {
     Error::new(
         "CANCELLED",
-        "the call was cancelled before it ran: nothing was done",
+        "the session ended before the call ran: nothing was done",
     )
     .with_suggestion("make the call again if it is still wanted")
     .with_retryable(true)

@@ -21,8 +21,23 @@
 //!   `notifications/progress` when the call carries a progress token. Calls run concurrently,
 //!   each on a thread of its own sharing the app (at most `MAX_CALLS`, 16, at once; handlers are
 //!   `Send + Sync` for this), and the protocol itself (listing, cancelling, pinging) is served
-//!   meanwhile. EOF on stdin ends the server with exit 0; SIGTERM (SIGINT) ends it at once with
-//!   143 (130).
+//!   meanwhile. At most `MAX_WAITING` (256) requests wait for a slot; a cancel takes a waiting
+//!   one out of the queue (it never runs). See `queue.rs`.
+//! - Outcomes follow effects: a call whose handler returned is answered with its result, even
+//!   if it was cancelled or stdin ended meanwhile. A call's time limit is its command's declared
+//!   `timeout`, else the server's `TOOL mcp --call-timeout SECONDS` (no limit otherwise); past
+//!   it the call is answered `TIMEOUT` and its slot goes to the next request. A running call
+//!   cancelled and not returning within a second gives its slot back too. A `TIMEOUT` of a call
+//!   whose handler was running carries `details.outcome` (`unknown`, or `changed` with the
+//!   effect the handler reported) unless the command is idempotent or the handler reported no
+//!   change (see `crate::outcome`); every error result carries `retryable`.
+//! - The transport (`wire.rs`) answers every message it can take an id from with the code
+//!   JSON-RPC names (-32700, -32600, -32601, -32602), reads at most `MAX_MESSAGE_BYTES` (16 MiB)
+//!   a message, and scrubs every secret value from every frame it writes (keys included).
+//! - EOF on stdin ends the session: the requests read before it still run (running handlers
+//!   see a stop request), their replies are written (for up to rmcp's five seconds, then two
+//!   more), and the server exits 0. SIGTERM (SIGINT) does the same for at most two seconds, then
+//!   exits 143 (130).
 //!
 //! stdout carries only protocol messages; diagnostics go to stderr.
 

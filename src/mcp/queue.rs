@@ -8,8 +8,8 @@
 //!   be interrupted), counted as stuck, and its late reply goes nowhere. With [`MAX_STUCK`]
 //!   threads stuck the server takes no more calls (each new one is refused at once, saying
 //!   so) rather than grow without bound;
-//! - when the session ends, the requests still waiting are answered as not run
-//!   ([`Queue::close`]).
+//! - when the session ended and rmcp wrote what it could, the requests still waiting are
+//!   answered as not run ([`Queue::close`]).
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU8, Ordering};

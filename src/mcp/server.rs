@@ -70,25 +70,24 @@ pub(crate) fn serve(
         }
     };
     end_on_signals(ending.clone());
-    // The end of input (or a signal): the calls running are told to stop, and the requests
-    // still waiting are answered as not run.
+    // The end of input (or a signal): the calls running are told to stop. The requests read
+    // before it still run and are answered (rmcp writes their replies before it returns).
     let on_end: Arc<dyn Fn() + Send + Sync> = {
-        let (queue, closing) = (queue.clone(), closing.clone());
-        Arc::new(move || {
-            closing.store(true, Ordering::SeqCst);
-            queue.close();
-        })
+        let closing = closing.clone();
+        Arc::new(move || closing.store(true, Ordering::SeqCst))
     };
     let (protocol_done, protocol_ended) = mpsc::channel::<()>();
     let protocol = std::thread::Builder::new()
         .name("mcp-protocol".into())
         .spawn({
-            let (redactor, ending) = (redactor.clone(), ending.clone());
+            let (redactor, ending, queue) = (redactor.clone(), ending.clone(), queue.clone());
             move || {
                 run_protocol(server, redactor, on_end.clone(), &ending);
-                // rmcp wrote the replies it could; the main thread ends the process once the
-                // calls return, or this one after a grace period if a call never does.
+                // rmcp wrote the replies it could: what still waits for a slot is not run. The
+                // main thread ends the process once the calls return, or this one after a
+                // grace period if a call never does.
                 on_end();
+                queue.close();
                 let _ = protocol_done.send(());
                 std::thread::sleep(CLOSING_GRACE);
                 std::process::exit(ending.status());
@@ -155,8 +154,8 @@ fn run_protocol(
 }
 
 /// SIGTERM and SIGINT end the session as the end of input does (the calls running are told to
-/// stop, and the replies of those that return are written), with the CLI's exit statuses (143,
-/// 130); a second signal ends the process at once.
+/// stop, and the replies of the calls that return within [`CLOSING_GRACE`] are written), with
+/// the CLI's exit statuses (143, 130).
 fn end_on_signals(ending: Arc<Ending>) {
     use signal_hook::consts::{SIGINT, SIGTERM};
     let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGINT]) else {
@@ -165,14 +164,15 @@ fn end_on_signals(ending: Arc<Ending>) {
     let _ = std::thread::Builder::new()
         .name("mcp-signals".into())
         .spawn(move || {
-            let mut signals = signals.forever();
-            if let Some(signal) = signals.next() {
-                ending.status.store(128 + signal, Ordering::SeqCst);
-                ending.signalled.notify_one();
-            }
-            if let Some(signal) = signals.next() {
-                std::process::exit(128 + signal);
-            }
+            let Some(signal) = signals.forever().next() else {
+                return;
+            };
+            ending.status.store(128 + signal, Ordering::SeqCst);
+            ending.signalled.notify_one();
+            // A signal asks for an end soon: the calls that return within the grace period
+            // have their replies written, and the process ends then whatever still runs.
+            std::thread::sleep(CLOSING_GRACE);
+            std::process::exit(128 + signal);
         });
 }
 

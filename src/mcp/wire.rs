@@ -16,9 +16,8 @@
 //!   strings and its object keys alike: a secret sent as an argument name, a method name or a
 //!   tool name never comes back.
 //!
-//! At the end of input (or on SIGTERM, SIGINT) the calls running see a stop request, the requests still waiting are
-//! answered as not run, and rmcp writes the replies of the calls in flight before the server
-//! exits.
+//! At the end of input (or on SIGTERM, SIGINT) the calls running see a stop request, and rmcp
+//! writes the replies of the calls in flight before the server exits.
 
 use std::io;
 use std::sync::Arc;
@@ -68,6 +67,7 @@ pub(crate) struct Wire<R, W> {
     on_end: Arc<dyn Fn() + Send + Sync>,
     /// A signal (SIGTERM, SIGINT) ends input as its end does.
     ending: Arc<super::server::Ending>,
+    partial: Partial,
 }
 
 impl<R, W> Wire<R, W> {
@@ -84,6 +84,7 @@ impl<R, W> Wire<R, W> {
             redactor: Arc::new(redactor.values_only()),
             on_end,
             ending,
+            partial: Partial::default(),
         }
     }
 }
@@ -105,14 +106,26 @@ enum Checked {
     Skip,
 }
 
+/// A line being read: kept between reads, since rmcp drops a `receive` that another event
+/// overtook (so reading must lose nothing when its future is dropped at an await).
+#[derive(Default)]
+struct Partial {
+    line: Vec<u8>,
+    too_long: bool,
+}
+
 /// Reads one line, holding at most `max` bytes of it: a longer one is read to its end and
-/// dropped. A last line without its newline is a line.
-async fn read_line<R: AsyncBufRead + Unpin>(reader: &mut R, max: usize) -> io::Result<Line> {
-    let mut line = Vec::new();
-    let mut too_long = false;
+/// dropped. A last line without its newline is a line. Cancel-safe: the only await is
+/// `fill_buf` (which consumes nothing), and what was taken is in `partial`.
+async fn read_line<R: AsyncBufRead + Unpin>(
+    reader: &mut R,
+    partial: &mut Partial,
+    max: usize,
+) -> io::Result<Line> {
     loop {
         let buf = reader.fill_buf().await?;
         if buf.is_empty() {
+            let Partial { line, too_long } = std::mem::take(partial);
             return Ok(match (too_long, line.is_empty()) {
                 (true, _) => Line::TooLong,
                 (false, true) => Line::End,
@@ -123,16 +136,17 @@ async fn read_line<R: AsyncBufRead + Unpin>(reader: &mut R, max: usize) -> io::R
             Some(at) => (at, true),
             None => (buf.len(), false),
         };
-        if !too_long {
-            if line.len() + take > max {
-                too_long = true;
-                line = Vec::new();
+        if !partial.too_long {
+            if partial.line.len() + take > max {
+                partial.too_long = true;
+                partial.line = Vec::new();
             } else {
-                line.extend_from_slice(&buf[..take]);
+                partial.line.extend_from_slice(&buf[..take]);
             }
         }
         reader.consume(take + usize::from(ends));
         if ends {
+            let Partial { line, too_long } = std::mem::take(partial);
             return Ok(if too_long {
                 Line::TooLong
             } else {
@@ -317,7 +331,9 @@ where
         async move {
             loop {
                 let line = tokio::select! {
-                    line = read_line(&mut self.reader, MAX_MESSAGE_BYTES) => line.unwrap_or(Line::End),
+                    line = read_line(&mut self.reader, &mut self.partial, MAX_MESSAGE_BYTES) => {
+                        line.unwrap_or(Line::End)
+                    }
                     () = self.ending.signalled.notified() => Line::End,
                 };
                 let checked = match line {
@@ -338,9 +354,14 @@ where
                     Checked::Message(message) => return Some(*message),
                     Checked::Answer(id, code, message) => {
                         let answer = error_message(id, code, message);
-                        // A reply that cannot be written: the client is gone, and the next
-                        // read ends the session.
-                        let _ = write(&self.writer, &self.redactor, answer).await;
+                        let (writer, redactor) = (self.writer.clone(), self.redactor.clone());
+                        // Written by a task of its own, so a `receive` dropped meanwhile never
+                        // leaves half a line (tasks run, and take the writer, in order). A reply
+                        // that cannot be written: the client is gone, and the next read ends
+                        // the session.
+                        tokio::spawn(async move {
+                            let _ = write(&writer, &redactor, answer).await;
+                        });
                     }
                     Checked::Skip => {}
                 }
@@ -423,19 +444,18 @@ mod tests {
         let mut input = vec![b'x'; 100];
         input.extend(b"\nnext\nlast");
         let mut reader = tokio::io::BufReader::with_capacity(8, &input[..]);
-        assert!(matches!(
-            read_line(&mut reader, 10).await.unwrap(),
-            Line::TooLong
-        ));
-        assert!(
-            matches!(read_line(&mut reader, 10).await.unwrap(), Line::Message(m) if m == b"next")
+        let mut partial = Partial::default();
+        let mut lines = Vec::new();
+        loop {
+            match read_line(&mut reader, &mut partial, 10).await.unwrap() {
+                Line::End => break,
+                Line::TooLong => lines.push(None),
+                Line::Message(line) => lines.push(Some(line)),
+            }
+        }
+        assert_eq!(
+            lines,
+            [None, Some(b"next".to_vec()), Some(b"last".to_vec())]
         );
-        assert!(
-            matches!(read_line(&mut reader, 10).await.unwrap(), Line::Message(m) if m == b"last")
-        );
-        assert!(matches!(
-            read_line(&mut reader, 10).await.unwrap(),
-            Line::End
-        ));
     }
 }
