@@ -291,7 +291,7 @@ impl Executor {
         effect: Effect,
     ) -> Result<Called, Refused> {
         // An unknown tool is a protocol error (MCP), not a tool's error.
-        let Some((command, schema)) = self.tools.get(tool).cloned() else {
+        let Some(found) = self.tools.get(tool).cloned() else {
             return Err(Refused {
                 code: INVALID_PARAMS,
                 message: format!("unknown tool `{tool}`: tools/list names every tool"),
@@ -300,9 +300,7 @@ impl Executor {
         if let Some(token) = continuation {
             return Ok(Called::Resume(token));
         }
-        Ok(self.run(
-            tool, &command, &schema, arguments, cancelled, progress, effect,
-        ))
+        Ok(self.run(tool, &found, arguments, cancelled, progress, effect))
     }
 
     /// The time limit of a call of `tool` (the command's declared `timeout`, else the
@@ -352,11 +350,11 @@ impl Executor {
         Some((limit, Box::new(on_timeout)))
     }
 
+    /// Runs `tool`, found as its command and its `inputSchema`.
     fn run(
         &self,
         tool: &str,
-        command: &Arc<Command>,
-        schema: &Value,
+        (command, schema): &(Arc<Command>, Value),
         arguments: Map<String, Value>,
         cancelled: &Cancelled,
         progress: &ProgressSink,

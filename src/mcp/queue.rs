@@ -78,17 +78,18 @@ impl Queue {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Queues a request; its number withdraws it.
-    pub(crate) fn push(&self, job: Job) -> Result<u64, (Full, Job)> {
+    /// Queues a request; its number withdraws it. A request refused is dropped (its answer
+    /// channel with it): the caller answers with the reason.
+    pub(crate) fn push(&self, job: Job) -> Result<u64, Full> {
         let mut state = self.lock();
         if state.closed {
-            return Err((Full::Closed, job));
+            return Err(Full::Closed);
         }
         if state.stuck >= MAX_STUCK {
-            return Err((Full::Stuck, job));
+            return Err(Full::Stuck);
         }
         if state.waiting.len() >= MAX_WAITING {
-            return Err((Full::Waiting, job));
+            return Err(Full::Waiting);
         }
         state.next += 1;
         let number = state.next;
@@ -237,7 +238,7 @@ mod tests {
         queue.close();
         assert!(matches!(queue.next(), Next::Refuse(_)));
         assert!(matches!(queue.next(), Next::End));
-        assert!(matches!(queue.push(job()), Err((Full::Closed, _))));
+        assert!(matches!(queue.push(job()), Err(Full::Closed)));
     }
 
     #[test]
@@ -247,6 +248,6 @@ mod tests {
             queue.push(job()).ok().unwrap();
             run(&queue).abandon();
         }
-        assert!(matches!(queue.push(job()), Err((Full::Stuck, _))));
+        assert!(matches!(queue.push(job()), Err(Full::Stuck)));
     }
 }

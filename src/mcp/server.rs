@@ -254,7 +254,7 @@ impl Server {
                 let _ = started_to.send(started);
             }),
         };
-        let number = self.queue.push(job).map_err(|(full, _)| refused(full))?;
+        let number = self.queue.push(job).map_err(refused)?;
         let ct = &context.ct;
         // Waiting for a slot (a request refused at the session's end never starts).
         let started = tokio::select! {

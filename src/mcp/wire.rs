@@ -269,10 +269,8 @@ fn params_problem(method: &str, value: &Value) -> String {
 /// `value` with every known secret replaced in its strings and its object keys.
 fn scrub(redactor: &Redactor, value: &mut Value) {
     match value {
-        Value::String(text) => {
-            if redactor.may_change(text.as_bytes()) {
-                *text = redactor.text(text);
-            }
+        Value::String(text) if redactor.may_change(text.as_bytes()) => {
+            *text = redactor.text(text);
         }
         Value::Array(items) => items.iter_mut().for_each(|v| scrub(redactor, v)),
         Value::Object(map) => {
@@ -327,44 +325,42 @@ where
         async move { write(&writer, &redactor, value.map_err(io::Error::other)?).await }
     }
 
-    fn receive(&mut self) -> impl Future<Output = Option<RxJsonRpcMessage<RoleServer>>> + Send {
-        async move {
-            loop {
-                let line = tokio::select! {
-                    line = read_line(&mut self.reader, &mut self.partial, MAX_MESSAGE_BYTES) => {
-                        line.unwrap_or(Line::End)
-                    }
-                    () = self.ending.signalled.notified() => Line::End,
-                };
-                let checked = match line {
-                    Line::End => {
-                        (self.on_end)();
-                        return None;
-                    }
-                    Line::TooLong => Checked::Answer(
-                        Value::Null,
-                        INVALID_REQUEST,
-                        format!(
-                            "the message is longer than the server's limit of {MAX_MESSAGE_BYTES} bytes (16 MiB); it was skipped"
-                        ),
-                    ),
-                    Line::Message(bytes) => check(&bytes),
-                };
-                match checked {
-                    Checked::Message(message) => return Some(*message),
-                    Checked::Answer(id, code, message) => {
-                        let answer = error_message(id, code, message);
-                        let (writer, redactor) = (self.writer.clone(), self.redactor.clone());
-                        // Written by a task of its own, so a `receive` dropped meanwhile never
-                        // leaves half a line (tasks run, and take the writer, in order). A reply
-                        // that cannot be written: the client is gone, and the next read ends
-                        // the session.
-                        tokio::spawn(async move {
-                            let _ = write(&writer, &redactor, answer).await;
-                        });
-                    }
-                    Checked::Skip => {}
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
+        loop {
+            let line = tokio::select! {
+                line = read_line(&mut self.reader, &mut self.partial, MAX_MESSAGE_BYTES) => {
+                    line.unwrap_or(Line::End)
                 }
+                () = self.ending.signalled.notified() => Line::End,
+            };
+            let checked = match line {
+                Line::End => {
+                    (self.on_end)();
+                    return None;
+                }
+                Line::TooLong => Checked::Answer(
+                    Value::Null,
+                    INVALID_REQUEST,
+                    format!(
+                        "the message is longer than the server's limit of {MAX_MESSAGE_BYTES} bytes (16 MiB); it was skipped"
+                    ),
+                ),
+                Line::Message(bytes) => check(&bytes),
+            };
+            match checked {
+                Checked::Message(message) => return Some(*message),
+                Checked::Answer(id, code, message) => {
+                    let answer = error_message(id, code, message);
+                    let (writer, redactor) = (self.writer.clone(), self.redactor.clone());
+                    // Written by a task of its own, so a `receive` dropped meanwhile never
+                    // leaves half a line (tasks run, and take the writer, in order). A reply
+                    // that cannot be written: the client is gone, and the next read ends
+                    // the session.
+                    tokio::spawn(async move {
+                        let _ = write(&writer, &redactor, answer).await;
+                    });
+                }
+                Checked::Skip => {}
             }
         }
     }
