@@ -376,7 +376,7 @@ impl App {
         if early.is_none() && (pre.builtin_words && crate::mcp::wants(&self.registry, &pre.argv)) {
             #[cfg(feature = "mcp")]
             {
-                return self.serve_mcp(config.as_ref(), redactor);
+                return self.serve_mcp(config.as_ref(), redactor, &pre.argv);
             }
             #[cfg(not(feature = "mcp"))]
             {
@@ -825,6 +825,11 @@ impl App {
             crate::idempotency::Begin::Fresh(keyed) => Some(keyed),
             crate::idempotency::Begin::Unkeyed => None,
         };
+        // Outcomes follow effects: a signal from now on says what is known of the effect, and
+        // once the handler returned a whole result, that result is the call's outcome.
+        let running =
+            crate::outcome::Running::cli(registry, command, keyed.is_some(), context.effect_cell());
+        signals::handler_starts(shared, running);
         let ran = panics::catch(|| -> Result<T, Stop> {
             // The tool's own commands answer the tool's own codes (verbs answer the runtime's).
             let reply = handler(&args, &context);
@@ -834,6 +839,7 @@ impl App {
             {
                 (keys.abandon)(keyed);
             }
+            shared.handler_returned(&reply);
             let reply = reply.map_err(|error| match selected {
                 Selected::Declared(_) => {
                     let error = match declared {
@@ -876,7 +882,22 @@ impl App {
     /// `TOOL mcp`: the configuration file's values become the parser's defaults, as for a
     /// command line, and the server runs until its client leaves.
     #[cfg(feature = "mcp")]
-    fn serve_mcp(mut self, config: Option<&ConfigFile>, redactor: Redactor) -> ExitCode {
+    fn serve_mcp(
+        mut self,
+        config: Option<&ConfigFile>,
+        redactor: Redactor,
+        argv: &[OsString],
+    ) -> ExitCode {
+        let call_timeout = match crate::mcp::call_timeout(argv) {
+            Ok(limit) => limit,
+            Err(error) => {
+                eprintln!(
+                    "{}",
+                    serde_json::json!({"error": error.code(), "message": error.message(), "suggestion": error.suggestion()})
+                );
+                return ExitCode::from(2);
+            }
+        };
         let command = self.take_command().color(clap::ColorChoice::Never);
         let command = match config {
             Some(file) => match file.apply(command) {
@@ -893,7 +914,7 @@ impl App {
             None => command,
         };
         let registry = self.registry.clone();
-        crate::mcp::serve(self, registry, command, redactor)
+        crate::mcp::serve(self, registry, command, redactor, call_timeout)
     }
 
     fn run_builtin(

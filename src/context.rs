@@ -197,10 +197,19 @@ impl Context {
     /// in `pas`), and a call's `--idempotency-key` record keeps it. The last report wins.
     pub fn set_effect(&self, change: crate::effect::Change) {
         *self.effect.lock().unwrap_or_else(|p| p.into_inner()) = Some(change);
+        if let Some(hooks) = &self.shared.mcp {
+            *hooks.effect.lock().unwrap_or_else(|p| p.into_inner()) = Some(change);
+        }
         self.shared.lock().profile.effect(crate::effect::Reported {
             change,
             replayed: false,
         });
+    }
+
+    /// Where the handler's reports of [`Context::set_effect`] are kept (for the error a signal
+    /// ends the call with).
+    pub(crate) fn effect_cell(&self) -> Arc<std::sync::Mutex<Option<crate::effect::Change>>> {
+        self.effect.clone()
     }
 
     /// What the handler reported with [`Context::set_effect`], if anything.

@@ -8,8 +8,8 @@
 
 use std::io::{self, Write};
 use std::ops::{Deref, DerefMut};
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU8, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, TryLockError};
 
 use pas_spec::Registry;
 
@@ -25,7 +25,19 @@ use crate::tool::{PendingSchemas, SchemaFill};
 /// its exit status: what the signal handler writes (see `signals`), by signal number.
 pub(crate) struct SignalLines {
     pub(crate) lines: Vec<(i32, Vec<u8>, u8)>,
+    /// The reports of a signal that lands while a handler that may change state runs (its
+    /// outcome unknown; see [`crate::outcome`]), rendered when the handler starts; none for
+    /// an idempotent command.
+    pub(crate) running: Option<Vec<(i32, Vec<u8>, u8)>>,
 }
+
+/// Where a call is with its handler: outcomes follow effects (see [`crate::outcome`]).
+const BEFORE_HANDLER: u8 = 0;
+/// The handler runs, or the stream it returned is being read (its items are made then).
+const IN_HANDLER: u8 = 1;
+/// The handler returned a whole result (an object, a document, nothing, or its error): what
+/// it did is done, and the result is reported whatever comes after.
+const RETURNED: u8 = 2;
 
 /// How a call ends.
 pub(crate) enum Outcome {
@@ -221,6 +233,13 @@ pub(crate) struct Shared {
     signal: AtomicI32,
     /// Whether a signal ends the call without a watcher thread (see `signals`).
     direct: AtomicBool,
+    /// Where the call is with its handler ([`BEFORE_HANDLER`], [`IN_HANDLER`], [`RETURNED`]).
+    phase: AtomicU8,
+    /// How many signals landed (saturating): the first one after the handler returned waits
+    /// for the result to be written; a second one ends the call.
+    signals: AtomicU8,
+    /// What is known of the running handler's effect, for the error a signal ends it with.
+    handler: OnceLock<crate::outcome::Running>,
     /// The robot profile's call state (what handlers report: outcome, warnings, gates...).
     pub(crate) robot: Option<crate::robot::CallState>,
     /// Set when the call is served over MCP (`TOOL mcp`): progress, stdin and cancellation.
@@ -256,7 +275,7 @@ impl Drop for OutputGuard<'_> {
         drop(self.guard.take());
         // After the unlock: a signal that lands from now on finds the lock free, and the
         // handler ends the call itself.
-        if self.shared.signal() != 0 && self.shared.is_direct() {
+        if self.shared.signal() != 0 && self.shared.is_direct() && !self.shared.signal_waits() {
             end(self.shared);
         }
     }
@@ -297,6 +316,9 @@ impl Shared {
             output: Mutex::new(output),
             signal: AtomicI32::new(0),
             direct: AtomicBool::new(false),
+            phase: AtomicU8::new(BEFORE_HANDLER),
+            signals: AtomicU8::new(0),
+            handler: OnceLock::new(),
             robot: None,
             mcp: None,
             pending: crate::render::pending::PendingLines::new(),
@@ -356,6 +378,58 @@ impl Shared {
             .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
     }
 
+    /// Counts a signal's delivery (the signal handler, once per delivery). Atomic operations
+    /// only.
+    pub(crate) fn count_signal(&self) {
+        let _ = self
+            .signals
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_add(1));
+    }
+
+    /// The handler starts: a signal from now on may leave its effect unknown.
+    pub(crate) fn handler_starts(&self, running: crate::outcome::Running) {
+        let _ = self.handler.set(running);
+        self.phase.store(IN_HANDLER, Ordering::SeqCst);
+    }
+
+    /// The handler returned `reply`: an object, a document, nothing or an error is whole, and
+    /// is reported whatever comes after; a stream's items are still to be made.
+    pub(crate) fn handler_returned(&self, reply: &Result<crate::reply::Reply, Error>) {
+        let whole = match reply {
+            Ok(reply) => !matches!(reply.body, crate::reply::Body::Stream(_)),
+            Err(_) => true,
+        };
+        if whole {
+            self.phase.store(RETURNED, Ordering::SeqCst);
+        }
+    }
+
+    /// Whether the handler returned a whole result (see [`Shared::handler_returned`]).
+    pub(crate) fn returned(&self) -> bool {
+        self.phase.load(Ordering::SeqCst) == RETURNED
+    }
+
+    /// Whether the handler is running (or its stream is being read). Atomic (signal handler).
+    pub(crate) fn in_handler(&self) -> bool {
+        self.phase.load(Ordering::SeqCst) == IN_HANDLER
+    }
+
+    /// Whether the signal that landed waits for the result to be written rather than end the
+    /// call: the first one after the handler returned does. Atomic (signal handler).
+    pub(crate) fn signal_waits(&self) -> bool {
+        self.returned() && self.signals.load(Ordering::SeqCst) <= 1
+    }
+
+    /// The error a signal ends the call with: while a handler that may change state runs, it
+    /// says what is known of the effect ([`crate::outcome::interrupted`]).
+    pub(crate) fn signal_error(&self, signal: i32) -> Error {
+        let error = error_for(signal);
+        match (self.in_handler(), self.handler.get()) {
+            (true, Some(running)) => running.interrupted(error),
+            _ => error,
+        }
+    }
+
     /// The recorded signal (0: none).
     pub(crate) fn signal(&self) -> i32 {
         self.signal.load(Ordering::SeqCst)
@@ -378,8 +452,15 @@ impl Shared {
         // before it touches anything), and the render loop reads it once per item.
         match self.signal.load(Ordering::Relaxed) {
             0 => None,
-            signal => Some(error_for(signal)),
+            signal => self.stop_for(signal),
         }
+    }
+
+    /// A signal landed: the call stops, unless the handler returned a whole result, which is
+    /// written first.
+    #[cold]
+    fn stop_for(&self, signal: i32) -> Option<Error> {
+        (!self.returned()).then(|| self.signal_error(signal))
     }
 }
 
@@ -387,6 +468,10 @@ impl Shared {
 /// ended. Called by a writer releasing the output lock after a signal landed (direct mode),
 /// and when the direct mode starts after a signal.
 pub(crate) fn end(shared: &Shared) {
+    if shared.signal_waits() {
+        // The handler returned: its result is written first, and the call ends as it would.
+        return;
+    }
     let mut output = shared.lock_plain();
     if output.is_finished() {
         // The call ended on its own; the thread that ended it is returning its status.
@@ -401,7 +486,7 @@ pub(crate) fn end(shared: &Shared) {
             .stream_lines(&mut output.sinks, kind, &mut lines);
         shared.pending.withdraw();
     }
-    let code = output.finish(Outcome::Failed(error_for(shared.signal())));
+    let code = output.finish(Outcome::Failed(shared.signal_error(shared.signal())));
     // Exits while holding the lock, so no other thread can start another line.
     std::process::exit(i32::from(code));
 }

@@ -408,6 +408,7 @@ pub mod mcp;
 mod meta_line;
 pub mod net;
 mod object_cut;
+mod outcome;
 mod output_id;
 pub mod output_limit;
 mod page_limit;

@@ -329,6 +329,15 @@ impl Redactor {
             .any(|v| !v.is_empty() && memchr::memmem::find(bytes, v.as_bytes()).is_some())
     }
 
+    /// The same secret values without token masking: for the frames of a protocol (`TOOL
+    /// mcp`), where ids, hashes and tokens are the protocol's own and only secrets go.
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+    pub(crate) fn values_only(&self) -> Redactor {
+        let mut redactor = self.clone();
+        redactor.mask_tokens = false;
+        redactor
+    }
+
     /// Whether [`Redactor::output`] may change `bytes`: a secret value occurs in them, or
     /// (masking) a run of characters long enough to be a token. `false` for almost all output,
     /// from one look at the bytes; and `false` for many whole lines means `false` for each.

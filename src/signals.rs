@@ -159,6 +159,11 @@ pub(crate) fn install(shared: Arc<Shared>) -> Watch {
 #[cfg(unix)]
 fn on_signal(shared: &Shared, signal: i32) {
     shared.set_signal(signal);
+    shared.count_signal();
+    if shared.signal_waits() {
+        // The handler returned: its result is written first, and the call ends as it would.
+        return;
+    }
     if !shared.is_direct() {
         // Before `start`, or the watcher thread's mode: recording it is all.
         return;
@@ -174,7 +179,12 @@ fn on_signal(shared: &Shared, signal: i32) {
         return;
     };
     let recorded = shared.signal();
-    let Some((_, line, code)) = lines.lines.iter().find(|(s, _, _)| *s == recorded) else {
+    // While a handler that may change state runs, the reports that say its outcome is unknown.
+    let lines = match (&lines.running, shared.in_handler()) {
+        (Some(running), true) => running,
+        _ => &lines.lines,
+    };
+    let Some((_, line, code)) = lines.iter().find(|(s, _, _)| *s == recorded) else {
         return;
     };
     // What `finish` does for an error: the whole lines still buffered first, and the end of an
@@ -240,8 +250,11 @@ impl Watch {
                 && output.audit.is_none()
                 && !has_secrets(registry);
             if direct {
-                let lines = reports(&mut output);
-                output.signal_lines = Some(crate::ending::SignalLines { lines });
+                let lines = reports(&mut output, &error_for);
+                output.signal_lines = Some(crate::ending::SignalLines {
+                    lines,
+                    running: None,
+                });
             }
             direct
         };
@@ -260,13 +273,34 @@ impl Watch {
     pub(crate) fn start(&mut self) {}
 
     /// The error of a signal that arrived and has not ended the call yet (the call then ends
-    /// with it, its output so far being whole lines).
+    /// with it, its output so far being whole lines). None once the handler returned a whole
+    /// result: it was written, and it is the call's outcome.
     pub(crate) fn pending(&mut self) -> Option<Error> {
         match self.shared.signal() {
             0 => None,
-            signal => Some(error_for(signal)),
+            _ if self.shared.returned() => None,
+            signal => Some(self.shared.signal_error(signal)),
         }
     }
+}
+
+/// The handler starts (see [`crate::outcome`]): from now on a signal says what is known of its
+/// effect. Where the signal handler ends the call itself, the reports that say so are
+/// rendered now, for a command that may change state.
+pub(crate) fn handler_starts(shared: &Shared, running: crate::outcome::Running) {
+    #[cfg(unix)]
+    if !running.idempotent() && shared.is_direct() {
+        let mut output = shared.lock_plain();
+        if output.signal_lines.is_some() {
+            let lines = reports(&mut output, &|signal| {
+                running.interrupted(error_for(signal))
+            });
+            if let Some(signal_lines) = &mut output.signal_lines {
+                signal_lines.running = Some(lines);
+            }
+        }
+    }
+    shared.handler_starts(running);
 }
 
 /// The report of each handled signal, rendered by the profile. SIGHUP's and SIGQUIT's differ
@@ -274,7 +308,10 @@ impl Watch {
 /// replaced (rendering is a visible share of a short call's start-up); debug builds check that
 /// against rendering them.
 #[cfg(unix)]
-fn reports(output: &mut crate::ending::Output) -> Vec<(i32, Vec<u8>, u8)> {
+fn reports(
+    output: &mut crate::ending::Output,
+    error_for: &dyn Fn(i32) -> Error,
+) -> Vec<(i32, Vec<u8>, u8)> {
     use signal_hook::consts::{SIGHUP, SIGQUIT, SIGTERM};
     let mut lines: Vec<(i32, Vec<u8>, u8)> = Vec::with_capacity(HANDLED.len());
     for signal in HANDLED {
@@ -333,11 +370,19 @@ fn start_watcher(shared: Arc<Shared>) {
         return;
     };
     let watcher = move || {
+        let mut signals = signals.forever();
         if shared.signal() == 0 {
-            let Some(signal) = signals.forever().next() else {
+            let Some(signal) = signals.next() else {
                 return;
             };
             shared.set_signal(signal);
+        }
+        // After the handler returned, the first signal waits for the result to be written (the
+        // call then ends as it would); another one ends it.
+        while shared.signal_waits() {
+            if signals.next().is_none() {
+                return;
+            }
         }
         end(&shared);
     };

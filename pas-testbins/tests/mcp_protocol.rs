@@ -1,7 +1,8 @@
 //! `TOOL mcp` at the wire, with a raw JSON-RPC peer: tools/list is byte for byte the registry's
 //! MCP face; hostile input (malformed JSON, unknown methods, an oversized message, a request
 //! before `initialize`, stdin closed mid-call) gets a protocol error or a clean exit, never a
-//! panic; EOF ends the server with 0 and SIGTERM ends it promptly; requests are served while a
+//! panic (tests/mcp_outcomes.rs has every code); EOF ends the server with 0 and SIGTERM ends it
+//! promptly; requests are served while a
 //! call runs, and calls run side by side; a tool built without the feature says how to enable it.
 
 use std::io::{BufRead, BufReader, Write};
@@ -167,8 +168,11 @@ fn tools_list_is_the_registrys_mcp_face_byte_for_byte() {
 fn hostile_input_gets_protocol_errors_and_the_server_keeps_serving() {
     let mut peer = Peer::start(&[]);
     peer.initialize();
-    // Malformed JSON: a parse error (or nothing), never a crash.
+    // Malformed JSON: a parse error with id null, never a crash.
     peer.send_raw(b"{this is not json\n");
+    let parse = peer.next();
+    assert_eq!(parse["id"], Value::Null, "{parse}");
+    assert_eq!(parse["error"]["code"], -32700, "{parse}");
     // A request for a method nobody has.
     let unknown = peer.request(2, "tools/explode", json!({}));
     assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
@@ -184,12 +188,15 @@ fn hostile_input_gets_protocol_errors_and_the_server_keeps_serving() {
             .unwrap()
             .contains("no_such_tool")
     );
-    // An oversized message (20 MB, over the transport's 16 MiB line limit): dropped, not read
-    // whole into memory.
+    // An oversized message (20 MB, over the transport's 16 MiB line limit): answered -32600
+    // with id null and skipped, never read whole into memory.
     let mut huge = br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"item_get","arguments":{"id":"#.to_vec();
     huge.extend(std::iter::repeat_n(b'1', 20 * 1024 * 1024));
     huge.extend(b"}}}\n");
     peer.send_raw(&huge);
+    let oversized = peer.next();
+    assert_eq!(oversized["id"], Value::Null, "{oversized}");
+    assert_eq!(oversized["error"]["code"], -32600, "{oversized}");
     // Still serving.
     let ok = call(&mut peer, 6, "item_get", json!({"id": 1}));
     assert_eq!(

@@ -1,5 +1,7 @@
 //! The calls of `TOOL mcp`: the thread that built the [`App`] hands each request to a thread of
-//! its own (at most [`MAX_CALLS`] at once, the rest wait their turn), all sharing the app, while
+//! its own (at most [`super::queue::MAX_CALLS`] at once, the rest wait their turn in
+//! [`super::queue`]), all
+//! sharing the app, while
 //! the protocol is served on another thread. Handlers are `Send + Sync` for this (see
 //! [`crate::app::Handler`]); a reply need not be: it is consumed on the thread that made it, and
 //! a list left unfinished for a continuation waits on that thread too (see [`Executor::park`]).
@@ -9,12 +11,14 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
 
 use pas_spec::{Command, Registry};
 use serde_json::{Map, Value, json};
 
 use super::hooks::CallHooks;
+use super::queue::{Next, Queue, Slot};
 use super::result::{self, Collected, Items};
 use super::{arguments, confirm};
 use crate::app::App;
@@ -32,9 +36,8 @@ pub const MAX_ITEMS: usize = 1000;
 pub const MAX_HELD: usize = 8;
 /// The most resources one `resources/list` page holds.
 pub const MAX_RESOURCES: usize = 1000;
-/// The most requests served at once, each on a thread of its own; more wait for a free one.
-/// (Unfinished lists, at most [`MAX_HELD`], wait for their continuations on threads besides.)
-pub const MAX_CALLS: usize = 16;
+// (Unfinished lists, at most [`MAX_HELD`], wait for their continuations on threads besides
+// the `MAX_CALLS` of the calls.)
 
 // The app is shared by the threads of concurrent calls: everything it holds must be `Sync`
 // (handlers, resource handlers, health checks, robot probes). This fails to compile otherwise.
@@ -83,6 +86,16 @@ pub(crate) struct Job {
     /// One progress notification's `progress`, `total` and `message`.
     pub(crate) progress: ProgressSink,
     pub(crate) reply: Answer,
+    /// Told when the request starts (it may wait for a slot before).
+    pub(crate) started: Box<dyn FnOnce(Started) + Send>,
+}
+
+/// A request that started: its slot, and the call's time limit with the result it ends with
+/// when the limit passes first.
+pub(crate) struct Started {
+    pub(crate) slot: Arc<Slot>,
+    pub(crate) limit: Option<Duration>,
+    pub(crate) on_timeout: Option<Box<dyn FnOnce() -> Value + Send>>,
 }
 
 /// An unfinished list waiting for its continuation: the way to the thread that holds it.
@@ -127,8 +140,8 @@ pub(crate) struct Executor {
     validators: Mutex<HashMap<String, Arc<jsonschema::Validator>>>,
     held: Mutex<VecDeque<Held>>,
     next_token: AtomicU64,
-    /// How many requests are being served.
-    busy: (Mutex<usize>, Condvar),
+    /// The time limit of a call whose command declares none (`TOOL mcp --call-timeout`).
+    call_timeout: Option<Duration>,
 }
 
 /// A lock that a panic elsewhere did not spoil (the data behind it stays consistent: every
@@ -144,6 +157,7 @@ impl Executor {
         command: clap::Command,
         redactor: Redactor,
         tools_list: &Value,
+        call_timeout: Option<Duration>,
     ) -> Self {
         let schemas: HashMap<&str, &Value> = tools_list["tools"]
             .as_array()
@@ -169,24 +183,32 @@ impl Executor {
             validators: Mutex::new(HashMap::new()),
             held: Mutex::new(VecDeque::new()),
             next_token: AtomicU64::new(0),
-            busy: (Mutex::new(0), Condvar::new()),
+            call_timeout,
         }
     }
 
-    /// Serves jobs until the protocol thread hangs up, each on a thread of its own (at most
-    /// [`MAX_CALLS`] at once), then waits for the calls still running.
-    pub(crate) fn serve(self, jobs: mpsc::Receiver<Job>) {
+    /// Serves requests until the queue ends, each on a thread of its own (at most
+    /// [`super::queue::MAX_CALLS`] at once), then waits for the calls still running.
+    pub(crate) fn serve(self, queue: &Arc<Queue>) {
         std::thread::scope(|scope| {
-            while let Ok(job) = jobs.recv() {
-                self.wait_for_a_free_thread();
+            loop {
+                let (job, slot) = match queue.next() {
+                    Next::Run(job, slot) => (job, slot),
+                    Next::Refuse(job) => {
+                        (job.reply)(Ok(self.error_result(not_run(), &self.redactor)));
+                        continue;
+                    }
+                    Next::End => break,
+                };
                 let this = &self;
+                let ends = slot.clone();
                 let spawned = std::thread::Builder::new()
                     .name("mcp-call".into())
                     .spawn_scoped(scope, move || {
                         // A panic outside the handler's own catcher drops the job's answer
                         // (the client gets an internal error) and never the server.
-                        let parked = panics::catch(|| this.answer(job)).unwrap_or(None);
-                        this.done();
+                        let parked = panics::catch(|| this.answer(job, slot)).unwrap_or(None);
+                        ends.finished();
                         if let Some(parked) = parked {
                             let _ = panics::catch(|| this.park(parked));
                         }
@@ -194,7 +216,6 @@ impl Executor {
                 if let Err(err) = spawned {
                     // The job is dropped with its answer channel: the client gets an internal
                     // error for this request, and the server goes on.
-                    self.done();
                     eprintln!(
                         "{}",
                         json!({"error": "INTERNAL_ERROR", "message": format!("cannot start a thread for a call: {err}")})
@@ -206,36 +227,46 @@ impl Executor {
         });
     }
 
-    fn wait_for_a_free_thread(&self) {
-        let (count, freed) = &self.busy;
-        let mut busy = lock(count);
-        while *busy >= MAX_CALLS {
-            busy = freed.wait(busy).unwrap_or_else(PoisonError::into_inner);
-        }
-        *busy += 1;
-    }
-
-    fn done(&self) {
-        let (count, freed) = &self.busy;
-        *lock(count) -= 1;
-        freed.notify_one();
-    }
-
     /// Serves one request on the calling thread; a list left unfinished is returned, for the
     /// thread to keep until its continuation comes (see [`Executor::park`]).
-    fn answer(&self, job: Job) -> Option<Parked> {
+    fn answer(&self, job: Job, slot: Arc<Slot>) -> Option<Parked> {
         let Job {
             request,
             cancelled,
             progress,
             reply,
+            started,
         } = job;
+        let effect = Arc::new(Mutex::new(None));
+        let (limit, on_timeout) = match &request {
+            Request::Call {
+                tool,
+                continuation: None,
+                ..
+            } => match self.limit_of(tool, &effect) {
+                Some((limit, on_timeout)) => (Some(limit), Some(on_timeout)),
+                None => (None, None),
+            },
+            _ => (None, None),
+        };
+        started(Started {
+            slot,
+            limit,
+            on_timeout,
+        });
         match request {
             Request::Call {
                 tool,
                 arguments,
                 continuation,
-            } => match self.call(&tool, arguments, continuation, &cancelled, &progress) {
+            } => match self.call(
+                &tool,
+                arguments,
+                continuation,
+                &cancelled,
+                &progress,
+                effect,
+            ) {
                 Ok(Called::Done(value)) => reply(Ok(value)),
                 Ok(Called::Unfinished(value, parked)) => {
                     reply(Ok(value));
@@ -257,9 +288,10 @@ impl Executor {
         continuation: Option<String>,
         cancelled: &Cancelled,
         progress: &ProgressSink,
+        effect: Effect,
     ) -> Result<Called, Refused> {
         // An unknown tool is a protocol error (MCP), not a tool's error.
-        let Some((command, schema)) = self.tools.get(tool).cloned() else {
+        let Some(found) = self.tools.get(tool).cloned() else {
             return Err(Refused {
                 code: INVALID_PARAMS,
                 message: format!("unknown tool `{tool}`: tools/list names every tool"),
@@ -268,17 +300,65 @@ impl Executor {
         if let Some(token) = continuation {
             return Ok(Called::Resume(token));
         }
-        Ok(self.run(tool, &command, &schema, arguments, cancelled, progress))
+        Ok(self.run(tool, &found, arguments, cancelled, progress, effect))
     }
 
+    /// The time limit of a call of `tool` (the command's declared `timeout`, else the
+    /// server's `--call-timeout`) and the result it ends with when the limit passes while the
+    /// handler runs: `TIMEOUT`, with what is known of the call's effect (see
+    /// [`crate::outcome`]).
+    fn limit_of(
+        &self,
+        tool: &str,
+        effect: &Effect,
+    ) -> Option<(Duration, Box<dyn FnOnce() -> Value + Send>)> {
+        let (command, _) = self.tools.get(tool)?;
+        let declared = command
+            .timeout
+            .filter(|s| s.is_finite() && *s > 0.0)
+            .and_then(|s| Duration::try_from_secs_f64(s).ok());
+        let limit = declared.or(self.call_timeout)?;
+        let ms = u64::try_from(limit.as_millis()).unwrap_or(u64::MAX);
+        let hint = match declared {
+            Some(_) => "narrow the call: the command declares this limit".to_owned(),
+            None => format!(
+                "narrow the call, or start the server with a longer limit (`{} mcp --call-timeout SECONDS`)",
+                self.registry.name
+            ),
+        };
+        let error = Error::new(
+            codes::TIMEOUT,
+            format!("the call ran past its time limit of {ms} ms"),
+        )
+        .with_suggestion(hint)
+        .with_details(json!({ "limit_ms": ms, "declared": declared.is_some() }));
+        let facts = crate::outcome::Facts::of(&self.registry, command, false, |c| {
+            pas_spec::faces::mcp::tool_name(c)
+        });
+        let profile = crate::rooms::profile_for_call(
+            self.app.rooms(),
+            self.registry.clone(),
+            &Prescan::agent_only(),
+        );
+        let exit = profile.exit_code(&error);
+        let effect = effect.clone();
+        let on_timeout = move || {
+            let reported = *effect.lock().unwrap_or_else(PoisonError::into_inner);
+            let error = crate::outcome::interrupted(error, &facts, reported);
+            result::error(&error, exit)
+        };
+        Some((limit, Box::new(on_timeout)))
+    }
+
+    /// Runs `tool`, found as its command and its `inputSchema`.
     fn run(
         &self,
         tool: &str,
-        command: &Arc<Command>,
-        schema: &Value,
+        (command, schema): &(Arc<Command>, Value),
         arguments: Map<String, Value>,
         cancelled: &Cancelled,
         progress: &ProgressSink,
+        effect: Effect,
     ) -> Called {
         if let Err(error) = self.validate(tool, schema, &arguments) {
             return Called::Done(self.error_result(error, &self.redactor));
@@ -298,7 +378,7 @@ impl Executor {
                 return Called::Done(self.error_result(parse_error::map(&err, &help), &redactor));
             }
         };
-        let shared = self.shared(cancelled, progress, call.input, redactor);
+        let shared = self.shared(cancelled, progress, call.input, redactor, effect);
         let argv: Vec<std::ffi::OsString> = call.argv.iter().map(Into::into).collect();
         let ran = self.app.invoke(&shared, &matches, &argv, |reply| {
             collect(reply, &shared, progress.as_ref())
@@ -488,6 +568,7 @@ impl Executor {
         progress: &ProgressSink,
         input: Option<Vec<u8>>,
         redactor: Redactor,
+        effect: Effect,
     ) -> Arc<Shared> {
         let cancelled = cancelled.clone();
         let progress = progress.clone();
@@ -499,6 +580,7 @@ impl Executor {
                 }
             }),
             input,
+            effect,
         };
         let profile = crate::rooms::profile_for_call(
             self.app.rooms(),
@@ -621,7 +703,13 @@ impl Executor {
             .try_get_matches_from_mut(argv)
             .map_err(|err| parse_error::map(&err, "resources/templates/list"))?;
         let never: ProgressSink = Arc::new(|_| {});
-        let shared = self.shared(cancelled, &never, None, self.redactor.clone());
+        let shared = self.shared(
+            cancelled,
+            &never,
+            None,
+            self.redactor.clone(),
+            Effect::default(),
+        );
         let ran = self.app.invoke(&shared, &matches, &[], |reply| {
             collect(reply, &shared, &|_| {})
         });
@@ -684,11 +772,12 @@ fn envelope_data(profile: &dyn profile::Profile, collected: Collected) -> Collec
 
 /// The reply as data: an object, the first [`MAX_ITEMS`] items of a list (the rest kept), the
 /// events of a stream (each also sent as progress), a document, or nothing.
+///
+/// The handler returned: what it did is done, and its result is reported even when the call
+/// was cancelled (or the session ended) meanwhile. Only a stream still being read stops early
+/// on a cancel (its items are made as it is read).
 fn collect(reply: Reply, shared: &Shared, progress: &dyn Fn(Value)) -> Result<Collected, Stop> {
     let cancelled = || shared.mcp.as_ref().is_some_and(|hooks| (hooks.cancelled)());
-    if cancelled() {
-        return Err(Stop::Failed(cancelled_error()));
-    }
     match reply.body {
         Body::Object(object) => {
             let bytes = object.json.map_err(Stop::Failed)?;
@@ -749,6 +838,20 @@ fn pull(
 fn cancelled_error() -> Error {
     Error::new("CANCELLED", "the client cancelled the call")
 }
+
+/// The error of a request still waiting when the session ended (its reply is written only if
+/// the client still reads): nothing happened, so it may be made again.
+fn not_run() -> Error {
+    Error::new(
+        "CANCELLED",
+        "the session ended before the call ran: nothing was done",
+    )
+    .with_suggestion("make the call again if it is still wanted")
+    .with_retryable(true)
+}
+
+/// What a call's handler said it changed so far (shared with its context's hooks).
+type Effect = Arc<Mutex<Option<crate::effect::Change>>>;
 
 impl Redactor {
     /// The data with every known secret replaced.

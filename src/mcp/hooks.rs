@@ -14,4 +14,7 @@ pub(crate) struct CallHooks {
     pub(crate) progress: ProgressLine,
     /// The `input` argument as the bytes a handler reads from its stdin, when given.
     pub(crate) input: Option<Vec<u8>>,
+    /// What the handler said it changed so far ([`crate::Context::set_effect`]), for the server
+    /// to tell a call past its time limit that changed nothing from one that may have.
+    pub(crate) effect: std::sync::Arc<std::sync::Mutex<Option<crate::effect::Change>>>,
 }

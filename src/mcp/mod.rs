@@ -21,8 +21,23 @@
 //!   `notifications/progress` when the call carries a progress token. Calls run concurrently,
 //!   each on a thread of its own sharing the app (at most `MAX_CALLS`, 16, at once; handlers are
 //!   `Send + Sync` for this), and the protocol itself (listing, cancelling, pinging) is served
-//!   meanwhile. EOF on stdin ends the server with exit 0; SIGTERM (SIGINT) ends it at once with
-//!   143 (130).
+//!   meanwhile. At most `MAX_WAITING` (256) requests wait for a slot; a cancel takes a waiting
+//!   one out of the queue (it never runs). See `queue.rs`.
+//! - Outcomes follow effects: a call whose handler returned is answered with its result, even
+//!   if it was cancelled or stdin ended meanwhile. A call's time limit is its command's declared
+//!   `timeout`, else the server's `TOOL mcp --call-timeout SECONDS` (no limit otherwise); past
+//!   it the call is answered `TIMEOUT` and its slot goes to the next request. A running call
+//!   cancelled and not returning within a second gives its slot back too. A `TIMEOUT` of a call
+//!   whose handler was running carries `details.outcome` (`unknown`, or `changed` with the
+//!   effect the handler reported) unless the command is idempotent or the handler reported no
+//!   change (see `crate::outcome`); every error result carries `retryable`.
+//! - The transport (`wire.rs`) answers every message it can take an id from with the code
+//!   JSON-RPC names (-32700, -32600, -32601, -32602), reads at most `MAX_MESSAGE_BYTES` (16 MiB)
+//!   a message, and scrubs every secret value from every frame it writes (keys included).
+//! - EOF on stdin ends the session: the requests read before it still run (running handlers
+//!   see a stop request), their replies are written (for up to rmcp's five seconds, then two
+//!   more), and the server exits 0. SIGTERM (SIGINT) does the same for at most two seconds, then
+//!   exits 143 (130).
 //!
 //! stdout carries only protocol messages; diagnostics go to stderr.
 
@@ -35,6 +50,8 @@ mod confirm;
 #[cfg(feature = "mcp")]
 mod exec;
 #[cfg(feature = "mcp")]
+mod queue;
+#[cfg(feature = "mcp")]
 mod resources;
 #[cfg(feature = "mcp")]
 mod result;
@@ -42,11 +59,17 @@ mod result;
 mod server;
 #[cfg(feature = "mcp")]
 mod stale;
+#[cfg(feature = "mcp")]
+mod wire;
 
 #[cfg(feature = "mcp")]
-pub use exec::{MAX_CALLS, MAX_HELD, MAX_ITEMS, MAX_RESOURCES};
+pub use exec::{MAX_HELD, MAX_ITEMS, MAX_RESOURCES};
+#[cfg(feature = "mcp")]
+pub use queue::{MAX_CALLS, MAX_STUCK, MAX_WAITING};
 #[cfg(feature = "mcp")]
 pub(crate) use server::serve;
+#[cfg(feature = "mcp")]
+pub use wire::MAX_MESSAGE_BYTES;
 
 use std::ffi::OsString;
 
@@ -58,16 +81,57 @@ pub const WORD: &str = "mcp";
 /// The constant of `TOOL mcp` in a tool built without the `mcp` feature.
 pub const MCP_NOT_BUILT: &str = "MCP_NOT_BUILT";
 
+/// The server's own flag: the time limit of a call whose command declares none.
+pub const CALL_TIMEOUT_FLAG: &str = "--call-timeout";
+
 /// Whether argv asks for the MCP server: exactly `TOOL mcp` (runtime flags such as `--agent`
-/// and `--config` aside), in a tool with no command of its own at that word. Like `docs`, the
-/// word wins over a one-command tool's positional: a file named so is written `./mcp`.
+/// and `--config` aside), or `TOOL mcp --call-timeout SECONDS`, in a tool with no command of
+/// its own at that word. Like `docs`, the word wins over a one-command tool's positional: a
+/// file named so is written `./mcp`.
 pub(crate) fn wants(registry: &Registry, argv: &[OsString]) -> bool {
-    argv.len() == 2
+    let flagged = |word: &OsString| {
+        word.to_str()
+            .is_some_and(|w| w == CALL_TIMEOUT_FLAG || w.starts_with("--call-timeout="))
+    };
+    let shape = match argv.len() {
+        2 => true,
+        3 => flagged(&argv[2]),
+        4 => argv[2] == CALL_TIMEOUT_FLAG,
+        _ => false,
+    };
+    shape
         && argv[1] == WORD
         && registry
             .commands
             .iter()
             .all(|c| c.argv_path().first().is_none_or(|word| word != WORD))
+}
+
+/// The call time limit argv gives the server (`--call-timeout SECONDS`, a positive number):
+/// `None` without the flag; a value that is not a positive number of seconds is an
+/// `INVALID_ARGUMENT` error naming the flag.
+#[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+pub(crate) fn call_timeout(argv: &[OsString]) -> Result<Option<std::time::Duration>, crate::Error> {
+    let words: Vec<&str> = argv.iter().skip(2).filter_map(|w| w.to_str()).collect();
+    let value = match words.as_slice() {
+        [] => return Ok(None),
+        [flag, value] if *flag == CALL_TIMEOUT_FLAG => *value,
+        [glued] => glued.strip_prefix("--call-timeout=").unwrap_or_default(),
+        _ => "",
+    };
+    value
+        .parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .and_then(|s| std::time::Duration::try_from_secs_f64(s).ok())
+        .map(Some)
+        .ok_or_else(|| {
+            crate::Error::new(
+                crate::codes::INVALID_ARGUMENT,
+                format!("{CALL_TIMEOUT_FLAG} takes a positive number of seconds, not `{value}`"),
+            )
+            .with_suggestion(format!("e.g. `mcp {CALL_TIMEOUT_FLAG} 30`"))
+        })
 }
 
 /// The error of `TOOL mcp` in a tool built without the server.
@@ -104,6 +168,31 @@ mod tests {
         assert!(wants(&registry, &argv(&["t", "mcp"])));
         assert!(!wants(&registry, &argv(&["t", "mcp", "x"])));
         assert!(!wants(&registry, &argv(&["t", "get"])));
+        assert!(wants(
+            &registry,
+            &argv(&["t", "mcp", "--call-timeout", "5"])
+        ));
+        assert!(wants(&registry, &argv(&["t", "mcp", "--call-timeout=0.5"])));
+        assert!(!wants(&registry, &argv(&["t", "mcp", "--other", "5"])));
+    }
+
+    #[test]
+    fn the_call_timeout_is_a_positive_number_of_seconds() {
+        let argv = |words: &[&str]| words.iter().map(OsString::from).collect::<Vec<_>>();
+        assert_eq!(call_timeout(&argv(&["t", "mcp"])).unwrap(), None);
+        assert_eq!(
+            call_timeout(&argv(&["t", "mcp", "--call-timeout", "1.5"])).unwrap(),
+            Some(std::time::Duration::from_millis(1500))
+        );
+        assert_eq!(
+            call_timeout(&argv(&["t", "mcp", "--call-timeout=2"])).unwrap(),
+            Some(std::time::Duration::from_secs(2))
+        );
+        for bad in ["0", "-1", "nan", "inf", "1e300", "soon", ""] {
+            let error = call_timeout(&argv(&["t", "mcp", "--call-timeout", bad])).unwrap_err();
+            assert_eq!(error.code(), crate::codes::INVALID_ARGUMENT, "{bad}");
+            assert!(error.message().contains("--call-timeout"), "{bad}");
+        }
     }
 
     #[test]

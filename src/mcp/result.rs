@@ -10,7 +10,8 @@
 //!   progress notification).
 //! - A document: one text block, the Markdown. Nothing: no content.
 //! - An error: `isError: true` and one text block holding `{"error": {code, message, hint,
-//!   details, exitCode}}` as JSON (the exit code is the one the CLI would have ended with). No
+//!   details, exitCode, retryable}}` as JSON (the exit code is the one the CLI would have ended
+//!   with; `retryable` as the CLI's envelope says it). No
 //!   `structuredContent`: clients check it against the tool's outputSchema, which describes
 //!   success.
 //!
@@ -67,6 +68,8 @@ pub(crate) fn error(error: &Error, exit: u8) -> Value {
         body.insert("details".into(), details.clone());
     }
     body.insert("exitCode".into(), exit.into());
+    // Whether the same call may succeed if made again without duplicating anything.
+    body.insert("retryable".into(), error.retryable().into());
     json!({
         "content": [text(json!({ "error": body }).to_string())],
         "isError": true,

@@ -21,44 +21,77 @@ use rmcp::{ErrorData, Peer, RoleServer, ServerHandler, ServiceExt};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use super::exec::{Executor, Job, Refused, Request};
+use super::exec::{Executor, Job, Refused, Request, Started};
+use super::queue::{Full, MAX_CALLS, MAX_STUCK, MAX_WAITING, Queue};
 use crate::app::App;
 use crate::redact::Redactor;
+
+/// JSON-RPC's server-error code the server answers a request it cannot queue with.
+const SERVER_BUSY: i32 = -32000;
+/// The code of a request its client cancelled (MCP's, as the SDKs use it).
+const REQUEST_CANCELLED: i32 = -32800;
 
 /// The `_meta` key a call continues an unfinished list with.
 pub const CONTINUATION_META: &str = "pas/continuation";
 
-/// How long a handler still running when stdin closes may take to notice before the process
-/// ends anyway.
+/// How long a handler still running when the session ends may take to return before the
+/// process ends anyway (after rmcp's own wait for the replies in flight).
 const CLOSING_GRACE: Duration = Duration::from_secs(2);
 
-/// Serves MCP on stdio until EOF (exit 0) or a signal.
+/// How long a running call cancelled by its client may take to return before its slot goes to
+/// the next request (its thread is then left to end on its own; see [`super::queue`]).
+const CANCEL_GRACE: Duration = Duration::from_secs(1);
+
+/// How the session ends: the exit status (0 at the end of input, 128 + a signal's number), and
+/// the signal's wake-up for the transport.
+#[derive(Default)]
+pub(crate) struct Ending {
+    status: std::sync::atomic::AtomicI32,
+    pub(crate) signalled: tokio::sync::Notify,
+}
+
+/// Serves MCP on stdio until EOF (exit 0) or a signal (130, 143).
 pub(crate) fn serve(
     app: App,
     registry: Arc<Registry>,
     command: clap::Command,
     redactor: Redactor,
+    call_timeout: Option<Duration>,
 ) -> ExitCode {
     let tools_list = pas_spec::faces::mcp::tools_list(&registry);
-    let (jobs, queue) = mpsc::channel::<Job>();
+    let queue = Arc::new(Queue::default());
     let closing = Arc::new(AtomicBool::new(false));
-    let server = match Server::new(&registry, &tools_list, jobs, closing.clone()) {
+    let ending = Arc::new(Ending::default());
+    let server = match Server::new(&registry, &tools_list, queue.clone(), closing.clone()) {
         Ok(server) => server,
         Err(error) => {
             eprintln!("{}", json!({"error": "INTERNAL_ERROR", "message": error}));
             return ExitCode::from(1);
         }
     };
-    end_on_signals();
+    end_on_signals(ending.clone());
+    // The end of input (or a signal): the calls running are told to stop. The requests read
+    // before it still run and are answered (rmcp writes their replies before it returns).
+    let on_end: Arc<dyn Fn() + Send + Sync> = {
+        let closing = closing.clone();
+        Arc::new(move || closing.store(true, Ordering::SeqCst))
+    };
+    let (protocol_done, protocol_ended) = mpsc::channel::<()>();
     let protocol = std::thread::Builder::new()
         .name("mcp-protocol".into())
-        .spawn(move || {
-            run_protocol(server, closing.clone());
-            // The handler thread may still be in a call: it is told to stop, and the process
-            // ends after a grace period even if the handler does not look.
-            closing.store(true, Ordering::SeqCst);
-            std::thread::sleep(CLOSING_GRACE);
-            std::process::exit(0);
+        .spawn({
+            let (redactor, ending, queue) = (redactor.clone(), ending.clone(), queue.clone());
+            move || {
+                run_protocol(server, redactor, on_end.clone(), &ending);
+                // rmcp wrote the replies it could: what still waits for a slot is not run. The
+                // main thread ends the process once the calls return, or this one after a
+                // grace period if a call never does.
+                on_end();
+                queue.close();
+                let _ = protocol_done.send(());
+                std::thread::sleep(CLOSING_GRACE);
+                std::process::exit(ending.status());
+            }
         });
     if let Err(err) = protocol {
         eprintln!(
@@ -67,11 +100,24 @@ pub(crate) fn serve(
         );
         return ExitCode::from(1);
     }
-    Executor::new(app, registry, command, redactor, &tools_list).serve(queue);
-    ExitCode::SUCCESS
+    Executor::new(app, registry, command, redactor, &tools_list, call_timeout).serve(&queue);
+    // Every call returned: the process ends once the protocol wrote their replies.
+    let _ = protocol_ended.recv();
+    ExitCode::from(u8::try_from(ending.status()).unwrap_or(1))
 }
 
-fn run_protocol(server: Server, closing: Arc<AtomicBool>) {
+impl Ending {
+    fn status(&self) -> i32 {
+        self.status.load(Ordering::SeqCst)
+    }
+}
+
+fn run_protocol(
+    server: Server,
+    redactor: Redactor,
+    on_end: Arc<dyn Fn() + Send + Sync>,
+    ending: &Arc<Ending>,
+) {
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -86,12 +132,15 @@ fn run_protocol(server: Server, closing: Arc<AtomicBool>) {
         }
     };
     runtime.block_on(async move {
-        let (stdin, stdout) = rmcp::transport::stdio();
-        let stdin = EofWatch {
-            inner: stdin,
-            closing,
-        };
-        match server.serve((stdin, stdout)).await {
+        let stdin = tokio::io::BufReader::new(tokio::io::stdin());
+        let wire = super::wire::Wire::new(
+            stdin,
+            tokio::io::stdout(),
+            redactor,
+            on_end,
+            ending.clone(),
+        );
+        match server.serve(wire).await {
             Ok(running) => {
                 let _ = running.waiting().await;
             }
@@ -104,34 +153,10 @@ fn run_protocol(server: Server, closing: Arc<AtomicBool>) {
     });
 }
 
-/// stdin that says when it reached its end: rmcp waits for the calls in flight before it
-/// closes, so they are told to stop at once (a handler sees `stop_requested`).
-struct EofWatch<R> {
-    inner: R,
-    closing: Arc<AtomicBool>,
-}
-
-impl<R: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for EofWatch<R> {
-    fn poll_read(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-        buf: &mut tokio::io::ReadBuf<'_>,
-    ) -> std::task::Poll<std::io::Result<()>> {
-        let before = buf.filled().len();
-        let polled = std::pin::Pin::new(&mut self.inner).poll_read(cx, buf);
-        if let std::task::Poll::Ready(Ok(())) = &polled
-            && buf.filled().len() == before
-            && buf.remaining() > 0
-        {
-            self.closing.store(true, Ordering::SeqCst);
-        }
-        polled
-    }
-}
-
-/// SIGTERM and SIGINT end the server at once, with the CLI's exit statuses (143, 130): a call
-/// in progress is abandoned, and stdout holds whole messages only (rmcp writes each in one go).
-fn end_on_signals() {
+/// SIGTERM and SIGINT end the session as the end of input does (the calls running are told to
+/// stop, and the replies of the calls that return within [`CLOSING_GRACE`] are written), with
+/// the CLI's exit statuses (143, 130).
+fn end_on_signals(ending: Arc<Ending>) {
     use signal_hook::consts::{SIGINT, SIGTERM};
     let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGINT]) else {
         return;
@@ -139,9 +164,15 @@ fn end_on_signals() {
     let _ = std::thread::Builder::new()
         .name("mcp-signals".into())
         .spawn(move || {
-            if let Some(signal) = signals.forever().next() {
-                std::process::exit(128 + signal);
-            }
+            let Some(signal) = signals.forever().next() else {
+                return;
+            };
+            ending.status.store(128 + signal, Ordering::SeqCst);
+            ending.signalled.notify_one();
+            // A signal asks for an end soon: the calls that return within the grace period
+            // have their replies written, and the process ends then whatever still runs.
+            std::thread::sleep(CLOSING_GRACE);
+            std::process::exit(128 + signal);
         });
 }
 
@@ -151,7 +182,7 @@ struct Server {
     templates: Option<ListResourceTemplatesResult>,
     /// Each tool's current schema hash, to answer a stale call (see [`super::stale`]).
     schemas: super::stale::Schemas,
-    jobs: mpsc::Sender<Job>,
+    queue: Arc<Queue>,
     closing: Arc<AtomicBool>,
 }
 
@@ -163,7 +194,7 @@ impl Server {
     fn new(
         registry: &Registry,
         tools_list: &Value,
-        jobs: mpsc::Sender<Job>,
+        queue: Arc<Queue>,
         closing: Arc<AtomicBool>,
     ) -> Result<Server, String> {
         let has_resources = !registry.resources.is_empty();
@@ -188,19 +219,25 @@ impl Server {
             tools: typed(tools_list.clone(), "tools/list")?,
             templates,
             schemas: super::stale::Schemas::of(registry, tools_list),
-            jobs,
+            queue,
             closing,
         })
     }
 
-    /// Hands a request to the handler thread; relays its progress (when the client asked for
-    /// it with a progress token) until its answer, then any progress sent just before it.
+    /// Queues a request for the executor; relays its progress (when the client asked for it
+    /// with a progress token) until its answer, then any progress sent just before it.
+    ///
+    /// A cancel for a request still waiting takes it out of the queue (it never runs). A
+    /// running call sees the cancel as a stop request, and its slot goes to the next request
+    /// if it has not returned within [`CANCEL_GRACE`]. A call past its time limit is answered
+    /// with its `TIMEOUT` result and its slot goes to the next request.
     async fn submit(
         &self,
         request: Request,
         context: &RequestContext<RoleServer>,
     ) -> Result<Value, ErrorData> {
         let (answer_to, mut answer) = tokio::sync::oneshot::channel();
+        let (started_to, mut started) = tokio::sync::oneshot::channel();
         let (progress_to, mut progress) = tokio::sync::mpsc::unbounded_channel::<Value>();
         let cancel = context.ct.clone();
         let closing = self.closing.clone();
@@ -213,17 +250,61 @@ impl Server {
             reply: Box::new(move |result| {
                 let _ = answer_to.send(result);
             }),
+            started: Box::new(move |started| {
+                let _ = started_to.send(started);
+            }),
         };
-        self.jobs
-            .send(job)
-            .map_err(|_| ErrorData::internal_error("the handler thread has stopped", None))?;
+        let number = self.queue.push(job).map_err(refused)?;
+        let ct = &context.ct;
+        // Waiting for a slot (a request refused at the session's end never starts).
+        let started = tokio::select! {
+            biased;
+            started = &mut started => started.ok(),
+            () = ct.cancelled() => match self.queue.withdraw(number) {
+                Some(_) => return Err(cancelled()),
+                None => started.await.ok(),
+            },
+        };
+        let (slot, limit, on_timeout) = match started {
+            Some(Started {
+                slot,
+                limit,
+                on_timeout,
+            }) => (Some(slot), limit, on_timeout),
+            None => (None, None, None),
+        };
         let token = context.meta.get_progress_token();
         let peer = &context.peer;
+        let far = Duration::from_secs(60 * 60 * 24 * 365);
+        let timeout = tokio::time::sleep(limit.unwrap_or(far));
+        tokio::pin!(timeout);
+        let grace = tokio::time::sleep(far);
+        tokio::pin!(grace);
+        let mut cancel_seen = false;
         let result = loop {
             tokio::select! {
                 biased;
                 Some(value) = progress.recv() => relay(peer, token.as_ref(), value).await,
                 result = &mut answer => break result,
+                () = &mut timeout, if limit.is_some() => {
+                    if let Some(slot) = &slot {
+                        slot.abandon();
+                    }
+                    return match on_timeout {
+                        Some(on_timeout) => Ok(on_timeout()),
+                        None => Err(ErrorData::internal_error("the call ran past its time limit", None)),
+                    };
+                }
+                () = ct.cancelled(), if !cancel_seen => {
+                    cancel_seen = true;
+                    grace.as_mut().reset(tokio::time::Instant::now() + CANCEL_GRACE);
+                }
+                () = &mut grace, if cancel_seen => {
+                    if let Some(slot) = &slot {
+                        slot.abandon();
+                    }
+                    return Err(cancelled());
+                }
             }
         };
         while let Ok(value) = progress.try_recv() {
@@ -240,6 +321,35 @@ impl Server {
             )),
         }
     }
+}
+
+/// The error of a cancelled request (rmcp writes no reply to a cancelled request; this one is
+/// for the record).
+fn cancelled() -> ErrorData {
+    ErrorData::new(
+        ErrorCode(REQUEST_CANCELLED),
+        "the client cancelled the request",
+        None,
+    )
+}
+
+/// The error of a request the queue did not take: retryable, except when the session ends.
+fn refused(full: Full) -> ErrorData {
+    let message = match full {
+        Full::Waiting => format!(
+            "{MAX_WAITING} requests are waiting for one of the server's {MAX_CALLS} call slots: try again shortly"
+        ),
+        Full::Stuck => format!(
+            "{MAX_STUCK} calls ran past their time limit or cancel and never returned: restart the server"
+        ),
+        Full::Closed => "the session is ending: the server takes no more calls".to_owned(),
+    };
+    let retryable = matches!(full, Full::Waiting);
+    ErrorData::new(
+        ErrorCode(SERVER_BUSY),
+        message,
+        Some(json!({ "retryable": retryable })),
+    )
 }
 
 async fn relay(peer: &Peer<RoleServer>, token: Option<&ProgressToken>, value: Value) {

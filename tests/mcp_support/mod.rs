@@ -87,8 +87,19 @@ pub fn run_clients(plan: &Value) -> String {
     // The clients start `sh`, which runs the server and copies what it writes.
     let mut traced = plan.clone();
     let bin = plan["command"].as_str().unwrap();
+    // The plan's arguments (`mcp`, and the server's own flags), each quoted for `sh`.
+    let args: Vec<String> = plan["args"]
+        .as_array()
+        .map(|args| {
+            args.iter()
+                .filter_map(Value::as_str)
+                .map(|a| format!("'{a}'"))
+                .collect()
+        })
+        .unwrap_or_else(|| vec!["mcp".to_owned()]);
     let script = format!(
-        "'{bin}' mcp 2>>'{}' | tee -a '{}'",
+        "'{bin}' {} 2>>'{}' | tee -a '{}'",
+        args.join(" "),
         err.display(),
         out.display()
     );

@@ -212,3 +212,62 @@ fn an_mcp_call_returns_the_data_of_the_cli_envelope() {
     }
     session.end();
 }
+
+/// Issue 28 ("Committed, reported cancelled"): a client that writes its call and closes stdin at
+/// once (`printf '%s\n' INIT INITIALIZED CALL | todo mcp`) gets the created task, never
+/// `CANCELLED`, and the store holds exactly that task. Five runs, each on a fresh store.
+#[test]
+fn a_create_whose_stdin_ends_at_once_answers_with_the_created_task() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let bin = env!("CARGO_BIN_EXE_todo");
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "printf", "version": "1"}}});
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let create = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "task_create", "arguments": {"title": "Stored once"}}});
+    for run in 0..5 {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("todo.db");
+        let mut child = Command::new(bin)
+            .arg("mcp")
+            .env("TODO_DB", &db)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let input = format!("{init}\n{initialized}\n{create}\n");
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success(), "run {run}");
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        let reply: serde_json::Value = stdout
+            .lines()
+            .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+            .find(|message| message["id"] == 1)
+            .unwrap_or_else(|| panic!("run {run}: no reply: {stdout}"));
+        assert!(
+            reply["result"].get("isError").is_none(),
+            "run {run}: {reply}"
+        );
+        let task = &reply["result"]["structuredContent"];
+        assert_eq!(task["title"], "Stored once", "run {run}: {reply}");
+        // The store holds what the reply says: one task.
+        let listed = Command::new(bin)
+            .args(["task", "list"])
+            .env("TODO_DB", &db)
+            .output()
+            .unwrap();
+        let envelope: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
+        let tasks = envelope["data"].as_array().unwrap();
+        assert_eq!(tasks.len(), 1, "run {run}: {envelope}");
+        assert_eq!(tasks[0]["id"], task["id"], "run {run}");
+    }
+}
