@@ -74,6 +74,13 @@ pub struct Registry {
     /// The tool's releases, newest first: the `changelog` built-in prints them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub changelog: Vec<crate::ChangelogEntry>,
+    /// Mask high-entropy strings (JWTs, API keys, long base64 runs) in every output and error
+    /// of the tool with a short summary (CLI Agent Spec failure mode 59). Off by default: a
+    /// tool that declares nothing masks only what its outputSchemas mark `"x-sensitive": true`
+    /// or `"format": "password"`. The caller's own arguments are never masked, and `--unmask`
+    /// (or `PAS_UNMASK=1`) shows every value raw.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub mask_high_entropy: bool,
     /// The tool's commands. A tool with one command and an empty argv path is a single-command tool.
     pub commands: Vec<Command>,
 }

@@ -193,7 +193,16 @@ fn calling(out: &mut String, registry: &Registry) {
              `error` with `code`, `message`, `suggestion`)."
         }
     };
-    let _ = writeln!(out, "## Calling it\n\n{contract}\n");
+    let _ = write!(out, "## Calling it\n\n{contract}");
+    // Bounded output on request, and what the tool masks (failure modes 43 and 59).
+    let _ = write!(
+        out,
+        " `--max-output BYTES` bounds a call's output without losing any: the rest goes to a file the answer names."
+    );
+    if let Some(note) = super::masking::tool_note(registry) {
+        let _ = write!(out, " {note}");
+    }
+    out.push_str("\n\n");
 }
 
 fn commands(out: &mut String, doc: &Document) {
