@@ -334,9 +334,10 @@ pub struct Command {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("exclusiveMinimum" = 0))]
     pub timeout: Option<f64>,
-    /// The most bytes of output one call may print in machine mode: it replaces the runtime's
-    /// default (64 MiB), and the caller's `PAS_OUTPUT_LIMIT` may only lower it. Output past it
-    /// is cut at a whole item with an `OUTPUT_TRUNCATED` warning.
+    /// The output bound of one call in machine mode, in bytes (there is no default bound); the
+    /// caller's `--max-output`/`PAS_OUTPUT_LIMIT` may only lower it. Nothing past it is lost: a
+    /// list stops at a whole item and the rest of its items go to a file (`OUTPUT_IN_FILE`);
+    /// one object or document past it is written whole to a file, the answer a pointer to it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1))]
     pub max_output_bytes: Option<u64>,

@@ -388,7 +388,9 @@ mod tests {
                 "cwd",
                 "show-config",
                 "no-config",
-                "schema-version"
+                "schema-version",
+                "max-output",
+                "unmask"
             ]
         );
     }
