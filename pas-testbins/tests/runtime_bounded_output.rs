@@ -220,7 +220,7 @@ fn a_bound_that_is_not_a_number_of_bytes_is_refused() {
         .unwrap();
     assert_eq!(code(&out), 2, "{out:?}");
     let error = runtime_support::error_json(&out);
-    assert_eq!(error["code"], "INVALID_ARGUMENT", "{error}");
+    assert_eq!(error["error"], "INVALID_ARGUMENT", "{error}");
     assert!(out.stdout.is_empty());
 }
 

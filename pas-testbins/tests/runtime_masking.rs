@@ -8,7 +8,7 @@
 
 mod runtime_support;
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 use runtime_support::{spec_cli, valid_fixture};
 use serde_json::{Value, json};
@@ -43,13 +43,14 @@ fn blob() -> Value {
 
 #[test]
 fn a_tool_that_declares_no_masking_returns_keys_signatures_and_uris_as_they_are() {
-    for args in [
-        &["--agent", "blob", "get", "b1"][..],
-        &["blob", "get", "b1"],
-    ] {
-        let out = run("masking.yaml", &blob(), args);
-        assert_eq!(data(&out), blob(), "{args:?}");
-        assert!(out.stderr.is_empty(), "{args:?}: {out:?}");
+    let out = run("masking.yaml", &blob(), &["--agent", "blob", "get", "b1"]);
+    assert_eq!(data(&out), blob());
+    assert!(out.stderr.is_empty(), "{out:?}");
+    // People get the same values.
+    let out = run("masking.yaml", &blob(), &["blob", "get", "b1"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for value in [SSH_KEY, SIGNATURE, DATA_URI, AWS_DOCS_KEY, JWT] {
+        assert!(text.contains(value), "{text}");
     }
 }
 
@@ -93,15 +94,22 @@ fn fields_the_schema_marks_are_masked_in_every_mode_and_unmask_returns_them() {
 
 #[test]
 fn every_item_of_a_list_is_masked_where_its_schema_marks() {
-    let items = json!({"id": "a1", "token": "t0ken-value"});
+    let items = json!([{"id": "a1", "token": "t0ken-value"}, {"id": "a1", "token": null}]);
     let out = run("masking.yaml", &items, &["--agent", "account", "list"]);
     assert!(out.status.success(), "{out:?}");
     let text = String::from_utf8_lossy(&out.stdout);
-    for line in text.lines() {
-        let item: Value = serde_json::from_str(line).unwrap();
-        assert_eq!(item["token"], MASK, "{text}");
-        assert_eq!(item["id"], "a1");
-    }
+    let items: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        items,
+        [
+            json!({"id": "a1", "token": MASK}),
+            json!({"id": "a1", "token": null})
+        ],
+        "{text}"
+    );
 }
 
 #[test]
