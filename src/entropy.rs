@@ -375,6 +375,20 @@ mod tests {
         );
     }
 
+    /// A value the caller gave in its own arguments comes back as given; the same value
+    /// always gets the same treatment otherwise.
+    #[test]
+    fn a_token_the_caller_gave_is_left_as_it_is() {
+        let text = format!("token {JWT}");
+        assert_eq!(
+            mask_text(&text, &[format!("--token={JWT}"), JWT.to_owned()]),
+            None
+        );
+        let masked = mask_text(&text, &["other".to_owned()]).unwrap();
+        assert_eq!(mask_text(&text, &[]).unwrap(), masked);
+        assert!(masked.ends_with("raw with --unmask]"), "{masked}");
+    }
+
     #[test]
     fn known_credential_prefixes_keep_their_first_characters() {
         assert_eq!(

@@ -203,3 +203,61 @@ fn every_face_names_what_a_tool_masks_and_unmask() {
     let words = faces("word-counter.yaml", &["docs", "--skill"]);
     assert!(!words.contains("It masks"), "{words}");
 }
+
+/// Over MCP the same fields are masked in the result, and `tools/list` names the mask and
+/// `--unmask` in the tool's `_meta`.
+#[test]
+fn mcp_results_mask_the_same_fields_and_the_tool_list_says_so() {
+    use std::io::{BufRead, BufReader, Write};
+    let account = json!({"id": "a1", "password": "hunter2hunter2", "token": JWT, "note": SSH_KEY});
+    let mut child = spec_cli(
+        valid_fixture("masking.yaml"),
+        &account.to_string(),
+        &["mcp"],
+    )
+    .stdin(std::process::Stdio::piped())
+    .stdout(std::process::Stdio::piped())
+    .stderr(std::process::Stdio::null())
+    .spawn()
+    .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let requests = [
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "account_get", "arguments": {"id": "a1"}}}),
+    ];
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut answer = |id: i64| -> Value {
+        loop {
+            let line = lines.next().expect("the server answers").unwrap();
+            let message: Value = serde_json::from_str(&line).unwrap();
+            if message["id"] == id {
+                return message;
+            }
+        }
+    };
+    for request in &requests[..3] {
+        writeln!(stdin, "{request}").unwrap();
+    }
+    answer(0);
+    let list = answer(1);
+    let tools = list["result"]["tools"].as_array().unwrap();
+    let get = tools.iter().find(|t| t["name"] == "account_get").unwrap();
+    let note = get["_meta"]["pas-kit/masks"].as_str().unwrap();
+    assert!(
+        note.contains("password, token") && note.contains("--unmask"),
+        "{note}"
+    );
+    let blob = tools.iter().find(|t| t["name"] == "blob_get").unwrap();
+    assert_eq!(blob["_meta"].get("pas-kit/masks"), None);
+    writeln!(stdin, "{}", requests[3]).unwrap();
+    let result = answer(2);
+    assert_eq!(
+        result["result"]["structuredContent"],
+        json!({"id": "a1", "password": MASK, "token": MASK, "note": SSH_KEY}),
+        "{result}"
+    );
+    drop(stdin);
+    child.wait().unwrap();
+}
