@@ -250,6 +250,7 @@ impl App {
         let entered = crate::cwd::enter(&pre);
         crate::output_id::set(pre.output_id);
         crate::stable::set(pre.stable_output);
+        crate::entropy::set_unmask(pre.unmask);
         // A bare invocation is a first-contact probe: it answers the root help and exits 0
         // (failure mode 21), whatever the tool requires of a real call. The robot profile,
         // whose every call answers one envelope, answers it as `capabilities` (robot 5.8).
@@ -273,16 +274,19 @@ impl App {
         panics::install(pre.agent);
 
         let mut redactor = Redactor::new(&self.registry);
-        // Undeclared tokens are masked for agents (59): machine mode, compose, robot and MCP.
-        redactor.set_masking(
-            pre.agent
-                || self.registry.profile != pas_spec::Profile::Pas
-                || (pre.builtin_words && crate::mcp::wants(&self.registry, &pre.argv)),
-        );
+        // High-entropy tokens are masked where the tool declares it (59), in every mode: the
+        // same call means the same data for a person and an agent.
+        redactor.set_masking(self.registry.mask_high_entropy);
         // argv as given: a runtime flag may have taken a secret flag for its value
         // (`--config --token X`), and X must still be known as a secret.
         redactor.scan_argv(&raw);
         let mut early: Option<Error> = entered.or(call_error);
+        // The caller's output bound (failure mode 43, asked for).
+        if let Some(value) = &pre.max_output
+            && let Err(error) = crate::output_limit::set_flag(value)
+        {
+            early = Some(error);
+        }
         let audit = match &pre.audit_log {
             Some(path) => {
                 match Audit::open(path, &self.registry.name, pre.argv.clone(), pre.agent) {
@@ -820,7 +824,11 @@ impl App {
                     replayed: true,
                 };
                 shared.lock().profile.effect(replayed);
-                return finish(crate::data_pass::apply(command, reply));
+                return finish(crate::sensitive::apply(
+                    command,
+                    shared,
+                    crate::data_pass::apply(command, reply),
+                ));
             }
             crate::idempotency::Begin::Fresh(keyed) => Some(keyed),
             crate::idempotency::Begin::Unkeyed => None,
@@ -869,7 +877,11 @@ impl App {
                 _ => reply,
             };
             // Declared paths absolute, `--stable-output` (failure modes 29 and 7).
-            finish(crate::data_pass::apply(command, reply))
+            finish(crate::sensitive::apply(
+                command,
+                shared,
+                crate::data_pass::apply(command, reply),
+            ))
         });
         match ran {
             Ok(result) => result,

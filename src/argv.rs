@@ -55,6 +55,11 @@ pub(crate) struct Prescan {
     pub output_id: bool,
     /// `--stable-output`: deterministic output (see `crate::stable`).
     pub stable_output: bool,
+    /// `--max-output BYTES`: the call's output bound (see `crate::output_limit`); `Some("")`
+    /// when the flag came last, with no value.
+    pub max_output: Option<String>,
+    /// `--unmask`: values the tool masks come back raw (see `crate::entropy`).
+    pub unmask: bool,
     /// `--cwd DIR`: the directory the call runs in (see `crate::cwd`).
     pub cwd: Option<PathBuf>,
     /// `--cwd` was the last word, with no directory after it.
@@ -156,6 +161,16 @@ pub(crate) fn prescan(args: impl IntoIterator<Item = OsString>, env_agent: bool)
             continue;
         } else if bytes == b"--stable-output" {
             found.stable_output = true;
+            continue;
+        } else if bytes == crate::entropy::UNMASK_FLAG.as_bytes() {
+            found.unmask = true;
+            continue;
+        } else if bytes == crate::output_limit::MAX_OUTPUT_FLAG.as_bytes() {
+            let value = args.next().map(|v| v.to_string_lossy().into_owned());
+            found.max_output = Some(value.unwrap_or_default());
+            continue;
+        } else if let Some(value) = bytes.strip_prefix(b"--max-output=") {
+            found.max_output = Some(String::from_utf8_lossy(value).into_owned());
             continue;
         } else if bytes == b"--show-config" {
             found.show_config = true;

@@ -1,9 +1,15 @@
-//! High-entropy tokens out of what an agent reads (CLI Agent Spec 59): a JWT, an API key or a
-//! long base64 blob costs hundreds of tokens and tells the agent nothing. Every call's output
-//! (objects, documents, stream items) and errors are scanned, and each such token is replaced
-//! by a short summary of what it is: `[JWT sub=user_123 exp=2024-03-11T15:00:00Z]`,
-//! `[API key ghp_abcd...]`, `[high-entropy string, 88 chars: Zm9vYmFy...]`. `PAS_UNMASK=1`
-//! shows them as they are, for the call that needs the raw value.
+//! High-entropy tokens out of what an agent reads (CLI Agent Spec 59), where the tool asks for
+//! it: a tool that declares `maskHighEntropy: true` (spec) or `#[agent(mask_high_entropy)]`
+//! (derive) has each JWT, API key or long base64 blob in its output (objects, documents, stream
+//! items, in every mode) and errors replaced by a short summary of what it is:
+//! `[JWT sub=user_123 exp=2024-03-11T15:00:00Z; raw with --unmask]`, `[API key ghp_abcd...; raw
+//! with --unmask]`, `[high-entropy string, 88 chars: Zm9vYmFy...; raw with --unmask]`. A tool
+//! that declares nothing masks nothing: a key, a signature or a data: URI is data.
+//!
+//! The treatment is a function of the value alone (the same value is always masked, or always
+//! left), and a value the caller gave in the call's arguments is never masked. `--unmask` (or
+//! `PAS_UNMASK=1`) shows every value raw, these and the output schema's `x-sensitive` ones
+//! (`crate::sensitive`).
 //!
 //! What is never masked, since an agent needs it verbatim for its next call: ids and hashes
 //! (hex, UUIDs: one case of letters), words, paths and anything shorter than 40 characters
@@ -12,14 +18,32 @@
 //! The scan is one pass over the bytes looking for a run of 20 token characters; output
 //! without one (almost all output) is left as it is, unparsed.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use serde_json::Value;
 
-/// The variable that turns masking off for a call (`PAS_UNMASK=1`).
+/// The variable that turns masking off for a call (`PAS_UNMASK=1`), as `--unmask` does.
 pub const UNMASK_ENV: &str = "PAS_UNMASK";
 
-/// Whether this call masks tokens (`PAS_UNMASK` unset, empty or `0`).
+/// The flag that turns masking off for a call.
+pub const UNMASK_FLAG: &str = "--unmask";
+
+/// What every mask ends with: how to get the raw value.
+pub(crate) const RAW_HINT: &str = "raw with --unmask";
+
+/// `--unmask` was given.
+static UNMASK: AtomicBool = AtomicBool::new(false);
+
+/// Records the caller's `--unmask`.
+pub(crate) fn set_unmask(on: bool) {
+    UNMASK.store(on, Ordering::Relaxed);
+}
+
+/// Whether this call masks what its tool declares masked (no `--unmask`, and `PAS_UNMASK`
+/// unset, empty or `0`).
 pub(crate) fn masking() -> bool {
-    !crate::argv::env_enables(std::env::var_os(UNMASK_ENV).as_deref())
+    !UNMASK.load(Ordering::Relaxed)
+        && !crate::argv::env_enables(std::env::var_os(UNMASK_ENV).as_deref())
 }
 
 /// Credential prefixes whose tokens are masked from 16 characters after the prefix.
@@ -84,8 +108,9 @@ pub(crate) fn may_hold_token(bytes: &[u8]) -> bool {
     false
 }
 
-/// `text` with every high-entropy token replaced by its summary, or `None` when it has none.
-pub(crate) fn mask_text(text: &str) -> Option<String> {
+/// `text` with every high-entropy token replaced by its summary, or `None` when it has none. A
+/// token that occurs in one of the caller's `arguments` is left as it is.
+pub(crate) fn mask_text(text: &str, arguments: &[String]) -> Option<String> {
     if !may_hold_token(text.as_bytes()) {
         return None;
     }
@@ -99,7 +124,8 @@ pub(crate) fn mask_text(text: &str) -> Option<String> {
             .find(|c: char| !(c.is_ascii() && is_token_byte(c as u8)))
             .unwrap_or(rest.len());
         let run = &rest[..end];
-        match summary(run) {
+        let given = || arguments.iter().any(|a| a.contains(run));
+        match summary(run).filter(|_| !given()) {
             Some(masked) => {
                 out.push_str(&masked);
                 changed = true;
@@ -112,18 +138,22 @@ pub(crate) fn mask_text(text: &str) -> Option<String> {
     changed.then_some(out)
 }
 
-/// Masks every string in `value`; whether any changed.
-pub(crate) fn mask_json(value: &mut Value) -> bool {
+/// Masks every string in `value` (but the caller's `arguments`); whether any changed.
+pub(crate) fn mask_json(value: &mut Value, arguments: &[String]) -> bool {
     match value {
-        Value::String(text) => match mask_text(text) {
+        Value::String(text) => match mask_text(text, arguments) {
             Some(masked) => {
                 *text = masked;
                 true
             }
             None => false,
         },
-        Value::Array(items) => items.iter_mut().fold(false, |any, v| mask_json(v) | any),
-        Value::Object(map) => map.values_mut().fold(false, |any, v| mask_json(v) | any),
+        Value::Array(items) => items
+            .iter_mut()
+            .fold(false, |any, v| mask_json(v, arguments) | any),
+        Value::Object(map) => map
+            .values_mut()
+            .fold(false, |any, v| mask_json(v, arguments) | any),
         _ => false,
     }
 }
@@ -137,7 +167,7 @@ fn summary(run: &str) -> Option<String> {
         jwt
     } else if let Some(prefix) = PREFIXES.iter().find(|p| is_prefixed_key(trimmed, p)) {
         let shown: String = trimmed.chars().take(prefix.len() + 4).collect();
-        format!("[API key {shown}...]")
+        format!("[API key {shown}...; {RAW_HINT}]")
     } else {
         // A run joined by dots (`a.b.c`) is judged piece by piece.
         let mut pieces = Vec::new();
@@ -146,7 +176,7 @@ fn summary(run: &str) -> Option<String> {
             if is_high_entropy(piece) {
                 let shown: String = piece.chars().take(8).collect();
                 pieces.push(format!(
-                    "[high-entropy string, {} chars: {shown}...]",
+                    "[high-entropy string, {} chars: {shown}...; {RAW_HINT}]",
                     piece.len()
                 ));
                 any = true;
@@ -262,7 +292,7 @@ fn jwt(run: &str) -> Option<String> {
             words.push(format!("exp={}", crate::time::rfc3339(at)));
         }
     }
-    Some(format!("{}]", words.join(" ")))
+    Some(format!("{}; {RAW_HINT}]", words.join(" ")))
 }
 
 /// Decodes unpadded (or padded) base64url.
@@ -338,31 +368,47 @@ mod tests {
     fn a_jwt_becomes_its_subject_and_expiry() {
         let text = format!("Authorization: Bearer {JWT}");
         assert_eq!(
-            mask_text(&text).as_deref(),
-            Some("Authorization: Bearer [JWT sub=user_123 exp=2024-03-09T17:00:00Z]")
+            mask_text(&text, &[]).as_deref(),
+            Some(
+                "Authorization: Bearer [JWT sub=user_123 exp=2024-03-09T17:00:00Z; raw with --unmask]"
+            )
         );
+    }
+
+    /// A value the caller gave in its own arguments comes back as given; the same value
+    /// always gets the same treatment otherwise.
+    #[test]
+    fn a_token_the_caller_gave_is_left_as_it_is() {
+        let text = format!("token {JWT}");
+        assert_eq!(
+            mask_text(&text, &[format!("--token={JWT}"), JWT.to_owned()]),
+            None
+        );
+        let masked = mask_text(&text, &["other".to_owned()]).unwrap();
+        assert_eq!(mask_text(&text, &[]).unwrap(), masked);
+        assert!(masked.ends_with("raw with --unmask]"), "{masked}");
     }
 
     #[test]
     fn known_credential_prefixes_keep_their_first_characters() {
         assert_eq!(
-            mask_text("token ghp_16C7e42F292c6912E7710c838347Ae178B4a.").as_deref(),
-            Some("token [API key ghp_16C7...].")
+            mask_text("token ghp_16C7e42F292c6912E7710c838347Ae178B4a.", &[]).as_deref(),
+            Some("token [API key ghp_16C7...; raw with --unmask].")
         );
         assert_eq!(
-            mask_text("AKIAIOSFODNN7EXAMPLE1234").as_deref(),
-            Some("[API key AKIAIOSF...]")
+            mask_text("AKIAIOSFODNN7EXAMPLE1234", &[]).as_deref(),
+            Some("[API key AKIAIOSF...; raw with --unmask]")
         );
     }
 
     #[test]
     fn a_long_base64_blob_is_summarised() {
         let blob = "Zm9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3BxcnN0dXZ3eHl6QUJDREVGRw==";
-        let masked = mask_text(&format!("blob {blob} end")).unwrap();
+        let masked = mask_text(&format!("blob {blob} end"), &[]).unwrap();
         assert_eq!(
             masked,
             format!(
-                "blob [high-entropy string, {} chars: Zm9vYmFy...] end",
+                "blob [high-entropy string, {} chars: Zm9vYmFy...; raw with --unmask] end",
                 blob.len()
             )
         );
@@ -379,7 +425,7 @@ mod tests {
             "sk-learn-is-a-python-library-name",
             "C0mpletelyOrdinaryCamelCaseIdentifierName",
         ] {
-            assert_eq!(mask_text(text), None, "{text}");
+            assert_eq!(mask_text(text, &[]), None, "{text}");
         }
     }
 
@@ -394,18 +440,18 @@ mod tests {
         let masked = redactor.output(item.as_bytes(), true).unwrap();
         assert_eq!(
             String::from_utf8(masked).unwrap(),
-            r#"{"id":"usr-1","token":"[JWT sub=user_123 exp=2024-03-09T17:00:00Z]"}"#
+            r#"{"id":"usr-1","token":"[JWT sub=user_123 exp=2024-03-09T17:00:00Z; raw with --unmask]"}"#
         );
         assert_eq!(redactor.output(br#"{"id":"usr-1","n":2}"#, true), None);
         assert_eq!(
             redactor.output(b"key AKIAIOSFODNN7EXAMPLE1234\n", false),
-            Some(b"key [API key AKIAIOSF...]\n".to_vec())
+            Some(b"key [API key AKIAIOSF...; raw with --unmask]\n".to_vec())
         );
         let mut error = crate::Error::new("GENERAL_ERROR", format!("the server said {JWT}"));
         redactor.error(&mut error);
         assert_eq!(
             error.message(),
-            "the server said [JWT sub=user_123 exp=2024-03-09T17:00:00Z]"
+            "the server said [JWT sub=user_123 exp=2024-03-09T17:00:00Z; raw with --unmask]"
         );
         let mut off = crate::redact::Redactor::default();
         off.set_masking(false);
@@ -415,12 +461,12 @@ mod tests {
     #[test]
     fn json_strings_are_masked_in_place() {
         let mut value = serde_json::json!({"token": JWT, "expires_at": "2024-03-11T15:00:00Z", "n": [1, "AKIAIOSFODNN7EXAMPLE1234"]});
-        assert!(mask_json(&mut value));
+        assert!(mask_json(&mut value, &[]));
         assert_eq!(
             value["token"],
-            "[JWT sub=user_123 exp=2024-03-09T17:00:00Z]"
+            "[JWT sub=user_123 exp=2024-03-09T17:00:00Z; raw with --unmask]"
         );
         assert_eq!(value["expires_at"], "2024-03-11T15:00:00Z");
-        assert_eq!(value["n"][1], "[API key AKIAIOSF...]");
+        assert_eq!(value["n"][1], "[API key AKIAIOSF...; raw with --unmask]");
     }
 }

@@ -1,106 +1,136 @@
-//! The size cap of one call's output: a list that would flood an agent's context is cut at a
-//! whole item, and the cut is said (a `OUTPUT_TRUNCATED` warning; compose's `meta.truncated`
-//! and `meta.totalBytes`), instead of megabytes nobody asked for.
+//! The output bound of one call (CLI Agent Spec failure mode 43), only where it is asked for:
+//! the caller's `--max-output BYTES` (or `PAS_OUTPUT_LIMIT=BYTES`), or a command's declared
+//! cap (`maxOutputBytes` in the spec, `max_output_bytes = N` in the derive; machine mode,
+//! where the caller's value may only lower it). There is no default: a call that asks for no
+//! bound prints its whole result, however large.
 //!
-//! In machine mode a call's streamed output is capped at [`DEFAULT_BYTES`] unless
-//! `PAS_OUTPUT_LIMIT` (bytes; 0: no cap) says otherwise; people get a cap only when they set
-//! it. A Markdown document past the cap is cut at a line and ends with a marker line. One
-//! object stays whole JSON (half a value is worse than a large one): its longest strings are
-//! shortened to fit and it is marked `"_truncated": true` (`crate::object_cut`).
-//!
-//! A command may declare its own cap (`maxOutputBytes` in the spec, `max_output_bytes = N` in
-//! the derive): in machine mode it replaces the default, and the caller's `PAS_OUTPUT_LIMIT`
-//! may only lower it (a larger value, or 0, leaves the declared one).
+//! A bound never loses data (`crate::output_file`): a list stops at its last whole item under
+//! the bound and the rest of its items go to a file, named by an `OUTPUT_IN_FILE` warning
+//! (compose: `meta.truncated`, `meta.totalBytes` and `meta.rest`); one object or Markdown
+//! document past the bound is written whole to a file and the answer is a pointer to it
+//! (`{"output_file": {path, bytes, sha256, media_type, preview, read}}`). No value is ever
+//! shortened or replaced in place.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// The environment variable that sets the cap, in bytes (0: no cap).
+/// The environment variable that asks for a bound, in bytes (0: none).
 pub const OUTPUT_LIMIT_ENV: &str = "PAS_OUTPUT_LIMIT";
 
-/// The cap of a machine-mode call when `PAS_OUTPUT_LIMIT` is unset: 64 MiB.
-pub const DEFAULT_BYTES: u64 = 64 * 1024 * 1024;
+/// The flag that asks for a bound, in bytes (`--max-output BYTES`, `--max-output=BYTES`).
+pub const MAX_OUTPUT_FLAG: &str = "--max-output";
 
-/// The warning constant of a cut output.
-pub const TRUNCATED: &str = "OUTPUT_TRUNCATED";
+/// The warning constant of output (or its rest) written to a file.
+pub const IN_FILE: &str = "OUTPUT_IN_FILE";
+
+/// The warning constant of a bound that could not be kept (no file could be written): the
+/// output was printed whole instead.
+pub const FILE_FAILED: &str = "OUTPUT_FILE_FAILED";
 
 /// The cap the selected command declares (0: none), set once argv has selected it.
 static DECLARED: AtomicU64 = AtomicU64::new(0);
+
+/// The caller's `--max-output` (`u64::MAX`: not given; 0: no bound).
+static CALLER: AtomicU64 = AtomicU64::new(u64::MAX);
 
 /// Makes `bytes` the cap of this call's command (see [`limit`]).
 pub(crate) fn declare(bytes: u64) {
     DECLARED.store(bytes, Ordering::Relaxed);
 }
 
-/// The cap for this call: `PAS_OUTPUT_LIMIT`, else [`DEFAULT_BYTES`] in machine mode; in
-/// machine mode a command's declared cap replaces the default and the variable may only
-/// lower it.
-pub(crate) fn limit(machine: bool) -> Option<u64> {
-    let declared = if machine {
-        DECLARED.load(Ordering::Relaxed)
-    } else {
-        0
-    };
-    let caller = match std::env::var(OUTPUT_LIMIT_ENV) {
-        Ok(text) => text.trim().parse::<u64>().ok().filter(|&bytes| bytes > 0),
-        Err(_) if declared > 0 => None,
-        Err(_) => return machine.then_some(DEFAULT_BYTES),
-    };
-    match (declared, caller) {
-        (0, caller) => caller,
-        (declared, Some(caller)) => Some(caller.min(declared)),
-        (declared, None) => Some(declared),
+/// Records the caller's `--max-output` value: `Err` with the error when it is not a number of
+/// bytes.
+pub(crate) fn set_flag(value: &str) -> Result<(), crate::Error> {
+    match value.trim().parse::<u64>() {
+        Ok(bytes) if bytes < u64::MAX => {
+            CALLER.store(bytes, Ordering::Relaxed);
+            Ok(())
+        }
+        _ => Err(crate::Error::invalid_argument(format!(
+            "{MAX_OUTPUT_FLAG} takes a number of bytes, not `{value}`"
+        ))
+        .with_suggestion(format!(
+            "{MAX_OUTPUT_FLAG} 65536 (0: no bound); output past it is written whole to a file and the answer points at it"
+        ))),
     }
 }
 
-/// How the caller gets more output, for the warning and the marker: raise the variable, or,
-/// when the command declares its cap, narrow the call (the variable cannot raise it).
-fn more() -> String {
+/// The caller's bound: the flag, else the variable; `None` when neither asks for one (0 asks
+/// for none).
+fn caller() -> Option<u64> {
+    let flag = CALLER.load(Ordering::Relaxed);
+    let bytes = if flag != u64::MAX {
+        flag
+    } else {
+        std::env::var(OUTPUT_LIMIT_ENV)
+            .ok()?
+            .trim()
+            .parse::<u64>()
+            .ok()?
+    };
+    (bytes > 0).then_some(bytes)
+}
+
+/// The bound of this call, if any: the caller's (`--max-output`, `PAS_OUTPUT_LIMIT`), and in
+/// machine mode the command's declared cap, which the caller's may only lower.
+pub(crate) fn limit(machine: bool) -> Option<u64> {
+    let declared = match DECLARED.load(Ordering::Relaxed) {
+        bytes if machine && bytes > 0 => Some(bytes),
+        _ => None,
+    };
+    match (declared, caller()) {
+        (Some(declared), Some(caller)) => Some(caller.min(declared)),
+        (declared, caller) => declared.or(caller),
+    }
+}
+
+/// Where the bound came from, for the messages.
+fn source() -> String {
     match DECLARED.load(Ordering::Relaxed) {
-        0 => format!("or raise the limit with {OUTPUT_LIMIT_ENV}=BYTES"),
+        0 => format!("the {MAX_OUTPUT_FLAG} bound"),
         bytes => format!(
-            "or narrow the call: the command declares at most {bytes} bytes \
-             ({OUTPUT_LIMIT_ENV} may only lower it)"
+            "the bound ({MAX_OUTPUT_FLAG}, or the command's declared {bytes} bytes, which {MAX_OUTPUT_FLAG} may only lower)"
         ),
     }
 }
 
-/// The warning of an output cut after `kept` bytes (of `items` whole items when a list).
-pub(crate) fn warning(kept: u64, items: Option<u64>) -> crate::robot::Warning {
-    let what = match items {
-        Some(n) => format!("{n} items ({kept} bytes)"),
-        None => format!("{kept} bytes"),
-    };
+/// The warning of a list that stopped after `items` whole items (`kept` bytes) with its rest
+/// in a file.
+pub(crate) fn list_warning(
+    kept: u64,
+    items: u64,
+    rest: &crate::output_file::Pointer,
+) -> crate::robot::Warning {
     crate::robot::Warning::new(
-        TRUNCATED,
+        IN_FILE,
         format!(
-            "the output was cut after {what} at the output limit; page through the rest, \
-             select fewer fields, {}",
-            more()
+            "the list stopped after {items} whole items ({kept} bytes) at {}; the rest of the items, one JSON value a line, {}",
+            source(),
+            rest.read
         ),
     )
 }
 
-/// A Markdown document cut to at most `limit` bytes at a line boundary, with a marker line,
-/// and the bytes of the document kept; `None` when it fits.
-pub(crate) fn cut_document(markdown: &str, limit: u64) -> Option<(String, u64)> {
-    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
-    if markdown.len() <= limit {
-        return None;
-    }
-    let mut end = markdown[..limit].rfind('\n').map_or(0, |at| at + 1);
-    while !markdown.is_char_boundary(end) {
-        end -= 1;
-    }
-    let cut = format!(
-        "{}\n[output truncated: {end} of {} bytes shown; {}]\n",
-        &markdown[..end],
-        markdown.len(),
-        match DECLARED.load(Ordering::Relaxed) {
-            0 => format!("raise {OUTPUT_LIMIT_ENV} for more"),
-            _ => "the command's output limit".to_owned(),
-        }
-    );
-    Some((cut, end as u64))
+/// The warning of one object or document written whole to a file.
+pub(crate) fn whole_warning(pointer: &crate::output_file::Pointer) -> crate::robot::Warning {
+    crate::robot::Warning::new(
+        IN_FILE,
+        format!(
+            "the output is larger than {}; the answer points at it: {}",
+            source(),
+            pointer.read
+        ),
+    )
+}
+
+/// The warning of a bound that could not be kept: the output was printed whole.
+pub(crate) fn failed_warning(error: &std::io::Error) -> crate::robot::Warning {
+    crate::robot::Warning::new(
+        FILE_FAILED,
+        format!(
+            "the output is larger than {}, and could not be written to a file ({error}): it is printed whole",
+            source()
+        ),
+    )
 }
 
 #[cfg(test)]
@@ -108,10 +138,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_document_is_cut_at_a_line_with_a_marker() {
-        assert_eq!(cut_document("a\nb\n", 10), None);
-        let (cut, kept) = cut_document("one\ntwo\nthree\n", 9).unwrap();
-        assert_eq!(kept, 8);
-        assert!(cut.starts_with("one\ntwo\n\n[output truncated: 8 of 14 bytes"));
+    fn a_flag_value_that_is_not_bytes_is_refused() {
+        for bad in ["", "ten", "-1", "1.5", "18446744073709551615"] {
+            let error = set_flag(bad).expect_err(bad);
+            assert_eq!(error.code(), crate::codes::INVALID_ARGUMENT);
+            assert!(error.message().contains("--max-output"), "{bad}");
+        }
     }
 }

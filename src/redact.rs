@@ -76,8 +76,11 @@ pub(crate) struct Redactor {
     values: Vec<String>,
     /// Where a secret too short to redact safely came from (`--token`, `$TOKEN`, ...).
     too_short: Option<String>,
-    /// Whether undeclared high-entropy tokens are masked too (failure mode 59, `entropy`).
+    /// Whether high-entropy tokens are masked too (failure mode 59, `entropy`: the tool
+    /// declares it, the caller did not say `--unmask`).
     mask_tokens: bool,
+    /// The call's own argument words (long enough to hold a token): never masked in output.
+    arguments: Vec<String>,
 }
 
 impl Redactor {
@@ -116,7 +119,8 @@ impl Redactor {
         redactor
     }
 
-    /// Masks undeclared high-entropy tokens as well (machine mode, unless `PAS_UNMASK=1`).
+    /// Masks high-entropy tokens as well: `on` when the tool declares it (`maskHighEntropy`),
+    /// unless the caller said `--unmask` or `PAS_UNMASK=1`.
     pub(crate) fn set_masking(&mut self, on: bool) {
         self.mask_tokens = on && crate::entropy::masking();
     }
@@ -174,6 +178,7 @@ impl Redactor {
     /// `--token` and `X` are kept out).
     pub(crate) fn scan_argv(&mut self, argv: &[OsString]) {
         let words: Vec<_> = argv.iter().skip(1).map(|w| w.to_string_lossy()).collect();
+        self.keep_arguments(&words);
         // The flag whose value the next word is, and whether it was spelt exactly.
         let mut pending: Option<(String, bool)> = None;
         for word in &words {
@@ -208,6 +213,25 @@ impl Redactor {
                 }
             }
         }
+    }
+
+    /// Remembers the words of argv (and the value of a `--flag=value` word): the caller's own
+    /// values are never masked in output (`entropy`, `sensitive`).
+    fn keep_arguments(&mut self, words: &[std::borrow::Cow<'_, str>]) {
+        for word in words {
+            let value = match word.strip_prefix("--").and_then(|w| w.split_once('=')) {
+                Some((_, value)) => value,
+                None => word.as_ref(),
+            };
+            if !value.is_empty() {
+                self.arguments.push(value.to_owned());
+            }
+        }
+    }
+
+    /// The call's own argument words kept by [`Redactor::scan_argv`].
+    pub(crate) fn arguments(&self) -> &[String] {
+        &self.arguments
     }
 
     /// A value that may be a secret (after a misspelt flag): redacted when long enough.
@@ -284,7 +308,7 @@ impl Redactor {
             }
         }
         if self.mask_tokens
-            && let Some(masked) = crate::entropy::mask_text(&out)
+            && let Some(masked) = crate::entropy::mask_text(&out, &self.arguments)
         {
             out = masked;
         }
@@ -295,7 +319,7 @@ impl Redactor {
         if self.values.iter().any(|v| text.contains(v.as_str())) {
             *text = self.text(text);
         } else if self.mask_tokens
-            && let Some(masked) = crate::entropy::mask_text(text)
+            && let Some(masked) = crate::entropy::mask_text(text, &self.arguments)
         {
             *text = masked;
         }
@@ -359,7 +383,7 @@ impl Redactor {
         if json && let Ok(mut value) = serde_json::from_slice::<Value>(bytes) {
             if found {
                 self.json(&mut value);
-            } else if !crate::entropy::mask_json(&mut value) {
+            } else if !crate::entropy::mask_json(&mut value, &self.arguments) {
                 return None;
             }
             return serde_json::to_vec(&value).ok();
@@ -552,6 +576,7 @@ mod tests {
             values: Vec::new(),
             too_short: None,
             mask_tokens: false,
+            arguments: Vec::new(),
         }
     }
 

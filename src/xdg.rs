@@ -1,4 +1,4 @@
-//! XDG base directories (config, state, data): the variable when it holds an absolute path (the
+//! XDG base directories (config, state, data, cache): the variable when it holds an absolute path (the
 //! XDG spec calls a relative one invalid), else its default under an absolute `$HOME`. One rule
 //! for the runtime's config file and feedback log and for tools that keep data.
 
@@ -22,6 +22,11 @@ pub fn data_home() -> Option<PathBuf> {
     base_with("XDG_DATA_HOME", ".local/share", |name| {
         std::env::var_os(name)
     })
+}
+
+/// `$XDG_CACHE_HOME`, else `~/.cache` (output past a bound, `crate::output_file`).
+pub fn cache_home() -> Option<PathBuf> {
+    base_with("XDG_CACHE_HOME", ".cache", |name| std::env::var_os(name))
 }
 
 /// The base directory named by `var`, else `$HOME/default`, reading variables through `env`.

@@ -1,13 +1,14 @@
 //! pas benchmarks. Each subcommand measures one thing against a baseline measured in the same
 //! run, prints a Markdown table and refreshes its section of BENCHMARKS.md.
 //!
-//! Usage: `cargo run --release -p pas-bench -- check|runtime|compose|limits|tokens|new|skills|robot|mcp|profile|size`
+//! Usage: `cargo run --release -p pas-bench -- check|runtime|compose|limits|output|tokens|new|skills|robot|mcp|profile|size`
 
 mod check;
 mod compose;
 mod limits;
 mod mcp;
 mod measure;
+mod output;
 mod profile;
 mod report;
 mod robot;
@@ -26,6 +27,7 @@ fn main() {
         Some("runtime") => runtime::run(),
         Some("compose") => compose::run(),
         Some("limits") => limits::run(),
+        Some("output") => output::run(),
         Some("tokens") => tokens::run(),
         Some("new") => scaffold::run(),
         Some("skills") => skills::run(),
@@ -35,7 +37,7 @@ fn main() {
         Some("size") => size::run(),
         _ => {
             eprintln!(
-                "usage: pas-bench check|runtime|compose|limits|tokens|new|skills|robot|mcp|profile|size"
+                "usage: pas-bench check|runtime|compose|limits|output|tokens|new|skills|robot|mcp|profile|size"
             );
             std::process::exit(2);
         }

@@ -35,6 +35,9 @@ pub(crate) fn tool(
             .map(|r| quote!(, role = #r));
         keys.push(quote!(exit_code(#code, #name, #meaning #blocking #success #trigger #role)));
     }
+    if registry.mask_high_entropy {
+        keys.push(quote!(mask_high_entropy));
+    }
     if !registry.changelog.is_empty() {
         let json = lit(&serde_json::to_string(&registry.changelog).unwrap_or_default());
         keys.push(quote!(changelog = #json));

@@ -38,6 +38,9 @@ pub(crate) struct ToolAttrs {
     pub changelog: Option<LitStr>,
     /// `declared = "{...}"`: the tool's `auth` and `requirements` as the spec's JSON.
     pub declared: Option<LitStr>,
+    /// `mask_high_entropy`: mask JWTs, API keys and long base64 runs in output (failure
+    /// mode 59; the spec's `maskHighEntropy`).
+    pub mask_high_entropy: Option<bool>,
 }
 
 /// `resource("/notes/{id}", cat, stat, rm, "One note")`: a path template, the verbs it offers,
@@ -192,6 +195,7 @@ pub(crate) fn tool(attrs: &[Attribute], scope: Scope, ctxt: &Ctxt) -> ToolAttrs 
             "robot" => tool.robot = entry.string(usage, ctxt),
             "changelog" => tool.changelog = entry.string(usage, ctxt),
             "declared" => tool.declared = entry.string(usage, ctxt),
+            "mask_high_entropy" => tool.mask_high_entropy = entry.switch(usage, ctxt),
             "command" => {
                 if let Some(entries) = entry.nested(usage, ctxt) {
                     tool.command = Some((

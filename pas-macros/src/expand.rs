@@ -335,6 +335,7 @@ fn tool(tool: &ToolAttrs) -> TokenStream {
             .as_ref()
             .map(|lit| quote!(::pas::__private::robot_from_json(#lit))),
     );
+    let mask_high_entropy = tool.mask_high_entropy.unwrap_or(false);
     let changelog = tool.changelog.as_ref().map_or_else(
         || quote!(::std::vec::Vec::new()),
         |lit| quote!(::pas::__private::changelog_from_json(#lit)),
@@ -382,6 +383,7 @@ fn tool(tool: &ToolAttrs) -> TokenStream {
             robot: #robot,
             changelog: #changelog,
             declared: #declared,
+            mask_high_entropy: #mask_high_entropy,
         }
     }
 }

@@ -104,6 +104,7 @@
 //! | `profile` | `profile = "pas"` | `profile`: `"pas"`, `"compose"`, `"robot"` |
 //! | `schema_version` | `schema_version = "1.0.0"` | `schemaVersion` (robot) |
 //! | `changelog` | `changelog = "[{\"version\": \"1.0.0\", \"changes\": [\"...\"]}]"` (the spec's list as JSON) | `changelog` |
+//! | `mask_high_entropy` | `mask_high_entropy` | `maskHighEntropy` (JWTs, keys, long base64 runs masked in output; `--unmask` returns them) |
 //! | `declared` | `declared = "{\"auth\": {\"env\": [\"TOKEN\"]}, \"requirements\": [...]}"` (the spec's JSON; `"globalFlags": {"NAME": {...}}` for a global flag's constraints) | `auth`, `requirements`, global flags' `minimum`, `maximum`, `minLength`, `maxLength`, `pattern`, `requires`, `conflicts` |
 //! | `exit_code` | `exit_code(100, FILE_NOT_FOUND, "File not found")`, then optionally `blocking` or `success`, and a string: the invocation that triggers it | one of `exitCodes`; repeatable |
 //! | `example` | `example("tool --agent a.txt", "Count one file")` (description optional) | one of `examples`; repeatable |
@@ -138,7 +139,7 @@
 //! | `stability` | `stability = "beta"` (`stable`, `beta`, `experimental`) | `stability` |
 //! | `paging` | `paging(limit = "limit", cursor = "cursor")` | `paging` |
 //! | `timeout` | `timeout = 30`, `timeout = 2.5` | `timeout` (seconds; replaces the runtime's default, `PAS_TIMEOUT` may only lower it) |
-//! | `max_output_bytes` | `max_output_bytes = 65536` | `maxOutputBytes` (replaces the runtime's default, `PAS_OUTPUT_LIMIT` may only lower it) |
+//! | `max_output_bytes` | `max_output_bytes = 65536` | `maxOutputBytes` (the output bound in machine mode, lossless: the rest goes to a file; `--max-output` may only lower it) |
 //! | `lock` | `lock = "deploy"` | `lock` (the runtime takes this lock for every call: one at a time, `LOCK_HELD` for the others) |
 //! | `max_input_bytes` | `max_input_bytes = 65536` | `maxInputBytes` (stdin; replaces the runtime's input limit, `PAS_INPUT_LIMIT` may only lower it) |
 //!

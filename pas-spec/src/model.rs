@@ -74,6 +74,13 @@ pub struct Registry {
     /// The tool's releases, newest first: the `changelog` built-in prints them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub changelog: Vec<crate::ChangelogEntry>,
+    /// Mask high-entropy strings (JWTs, API keys, long base64 runs) in every output and error
+    /// of the tool with a short summary (CLI Agent Spec failure mode 59). Off by default: a
+    /// tool that declares nothing masks only what its outputSchemas mark `"x-sensitive": true`
+    /// or `"format": "password"`. The caller's own arguments are never masked, and `--unmask`
+    /// (or `PAS_UNMASK=1`) shows every value raw.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub mask_high_entropy: bool,
     /// The tool's commands. A tool with one command and an empty argv path is a single-command tool.
     pub commands: Vec<Command>,
 }
@@ -327,9 +334,10 @@ pub struct Command {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("exclusiveMinimum" = 0))]
     pub timeout: Option<f64>,
-    /// The most bytes of output one call may print in machine mode: it replaces the runtime's
-    /// default (64 MiB), and the caller's `PAS_OUTPUT_LIMIT` may only lower it. Output past it
-    /// is cut at a whole item with an `OUTPUT_TRUNCATED` warning.
+    /// The output bound of one call in machine mode, in bytes (there is no default bound); the
+    /// caller's `--max-output`/`PAS_OUTPUT_LIMIT` may only lower it. Nothing past it is lost: a
+    /// list stops at a whole item and the rest of its items go to a file (`OUTPUT_IN_FILE`);
+    /// one object or document past it is written whole to a file, the answer a pointer to it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1))]
     pub max_output_bytes: Option<u64>,

@@ -240,12 +240,15 @@ pub fn call_flags_row(registry: &Registry) -> (String, String) {
     (
         OUTPUT_ID.signature(),
         format!(
-            "Ids only, one a line (an id given as - reads stdin). Also {}, {}, {}, {}, {}{timeout}.",
+            "Ids only, one a line (an id given as - reads stdin). Also {}, {}, {}, {}, {}, {} \
+             (past it: the rest in a file, named), {}{timeout}.",
             STABLE_OUTPUT.signature(),
             CWD.signature(),
             SHOW_CONFIG.signature(),
             NO_CONFIG.signature(),
-            SCHEMA_VERSION.signature()
+            SCHEMA_VERSION.signature(),
+            MAX_OUTPUT.signature(),
+            UNMASK.signature()
         ),
     )
 }
@@ -458,6 +461,27 @@ pub const SCHEMA_VERSION: RuntimeFlag = RuntimeFlag {
               naming the supported one.",
     machine_output: false,
 };
+/// `--max-output` (failure mode 43, asked for): the call's output bound; nothing past it is
+/// lost.
+pub const MAX_OUTPUT: RuntimeFlag = RuntimeFlag {
+    long: "max-output",
+    value: Some("bytes"),
+    meaning: "Bound the output (also PAS_OUTPUT_LIMIT=BYTES; a command's declared cap applies \
+              in machine mode and this may only lower it): a list stops at its last whole item \
+              under the bound and the rest of its items go to a file (an OUTPUT_IN_FILE \
+              warning names it); one object or document past it is written whole to a file and \
+              the answer is {\"output_file\":{path,bytes,sha256,preview,read}}. Files are 0600 \
+              under $XDG_CACHE_HOME/TOOL/output, removed after 24 h. Nothing is shortened.",
+    machine_output: false,
+};
+/// `--unmask` (failure mode 59): values the tool masks come back raw.
+pub const UNMASK: RuntimeFlag = RuntimeFlag {
+    long: "unmask",
+    value: None,
+    meaning: "Return the values the tool masks (output fields marked sensitive; high-entropy \
+              strings where the tool declares it) raw; same as PAS_UNMASK=1.",
+    machine_output: false,
+};
 /// The flags of failure modes 6, 7, 22, 28 and 29, in every profile: the `.llm` says them in its
 /// machine-mode paragraph rather than a row each (PAS 4.2's 200 lines), agent help in one row,
 /// the catalog among its global flags. They are not `machine_output` flags: they exist in every
@@ -469,6 +493,8 @@ pub static CALL_FLAGS: &[RuntimeFlag] = &[
     SHOW_CONFIG,
     NO_CONFIG,
     SCHEMA_VERSION,
+    MAX_OUTPUT,
+    UNMASK,
 ];
 
 const ROBOT_AGENT: RuntimeFlag = RuntimeFlag {
@@ -536,6 +562,8 @@ pub static PAS: Surface = Surface {
         SHOW_CONFIG,
         NO_CONFIG,
         SCHEMA_VERSION,
+        MAX_OUTPUT,
+        UNMASK,
     ],
     list_format_flag: true,
     list_shape: ListShape::Ndjson,
@@ -569,6 +597,8 @@ pub static COMPOSE: Surface = Surface {
         SHOW_CONFIG,
         NO_CONFIG,
         SCHEMA_VERSION,
+        MAX_OUTPUT,
+        UNMASK,
         COMPOSE_AGENT,
     ],
     list_format_flag: false,
@@ -607,6 +637,8 @@ pub static ROBOT: Surface = Surface {
         SHOW_CONFIG,
         NO_CONFIG,
         SCHEMA_VERSION,
+        MAX_OUTPUT,
+        UNMASK,
     ],
     list_format_flag: false,
     list_shape: ListShape::RobotEnvelope,

@@ -605,6 +605,7 @@ mod tests {
             auth: None,
             requirements: Vec::new(),
             changelog: Vec::new(),
+            mask_high_entropy: false,
         }
     }
 

@@ -283,6 +283,7 @@ fn hard_registry(strings: &[&str]) -> Registry {
         auth: None,
         requirements: Vec::new(),
         changelog: Vec::new(),
+        mask_high_entropy: false,
     }
 }
 

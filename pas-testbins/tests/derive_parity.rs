@@ -38,6 +38,8 @@ compiled! {
     hardening_compose => "../tests/fixtures/valid/hardening-compose.yaml",
     hardening_robot => "../tests/fixtures/valid/hardening-robot.yaml",
     hardening => "../tests/fixtures/valid/hardening.yaml",
+    masking => "../tests/fixtures/valid/masking.yaml",
+    masking_entropy => "../tests/fixtures/valid/masking-entropy.yaml",
     robot => "../tests/fixtures/valid/robot.yaml",
     stdin_input => "../tests/fixtures/valid/stdin-input.yaml",
     word_counter_fixture => "../tests/fixtures/valid/word-counter.yaml",
@@ -80,7 +82,10 @@ fn declarations(registry: &Registry) -> Value {
             })
         })
         .collect();
-    json!({"auth": registry.auth, "requirements": registry.requirements, "commands": commands})
+    json!({
+        "auth": registry.auth, "requirements": registry.requirements,
+        "maskHighEntropy": registry.mask_high_entropy, "commands": commands,
+    })
 }
 
 #[test]

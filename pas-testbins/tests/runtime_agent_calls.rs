@@ -245,58 +245,6 @@ fn a_deprecated_command_that_runs_says_so_in_every_profile() {
     assert!(envelope(&out)["meta"].get("warnings").is_none());
 }
 
-/// The `OUTPUT_TRUNCATED` warning line a cut output leaves on stderr (pas, agent mode).
-fn truncation_warning(out: &Output) -> Value {
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    let line = stderr.lines().next().expect("a warning line");
-    let warning: Value = serde_json::from_str(line).unwrap();
-    assert_eq!(warning["warning"]["code"], "OUTPUT_TRUNCATED", "{stderr}");
-    warning
-}
-
-#[test]
-fn output_past_the_cap_is_cut_at_a_whole_item_and_said_on_stderr() {
-    // A pipe: line by line.
-    let out = demo(&["--agent", "item", "list", "-n", "100"])
-        .env("PAS_OUTPUT_LIMIT", "200")
-        .output()
-        .unwrap();
-    assert_eq!(code(&out), 0);
-    let items = ndjson(&out);
-    assert!(!items.is_empty() && items.len() < 100);
-    assert!(out.stdout.len() <= 200);
-    truncation_warning(&out);
-    // A file: batched, cut the same way.
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("out.ndjson");
-    let out = demo(&["--agent", "item", "list", "-n", "100"])
-        .env("PAS_OUTPUT_LIMIT", "200")
-        .stdout(std::fs::File::create(&file).unwrap())
-        .output()
-        .unwrap();
-    assert_eq!(code(&out), 0);
-    let written = std::fs::read_to_string(&file).unwrap();
-    assert_eq!(written.lines().count(), items.len(), "{written}");
-    truncation_warning(&out);
-    // A document: cut at a line, with a marker line.
-    let out = demo(&["--agent", "doc"])
-        .env("PAS_OUTPUT_LIMIT", "50")
-        .output()
-        .unwrap();
-    assert!(
-        stdout(&out).contains("[output truncated: 8 of 86 bytes shown"),
-        "{}",
-        stdout(&out)
-    );
-    truncation_warning(&out);
-    // Under the default cap nothing is cut or said.
-    let out = demo(&["--agent", "item", "list", "-n", "100"])
-        .output()
-        .unwrap();
-    assert_eq!(ndjson(&out).len(), 100);
-    assert!(out.stderr.is_empty());
-}
-
 #[test]
 fn an_open_but_idle_stdin_is_an_error_not_a_hang() {
     let started = Instant::now();

@@ -1,7 +1,8 @@
 //! Limits a command declares (failure modes 11 and 43): `timeout` and `maxOutputBytes` in a
 //! spec, `timeout = ...` and `max_output_bytes = ...` in the derive. In machine mode each
-//! replaces the runtime's default, the caller's `PAS_TIMEOUT` / `PAS_OUTPUT_LIMIT` may lower it
-//! but never raise it, and every face states it. The tool (`pas-limits-demo`) is spec first
+//! applies, the caller's `PAS_TIMEOUT` / `PAS_OUTPUT_LIMIT` (`--max-output`) may lower it but
+//! never raise it, and every face states it. Output past the declared bound is not lost: the
+//! rest of a list goes to a file (`runtime_bounded_output.rs`). The tool (`pas-limits-demo`) is spec first
 //! (pas profile) by default and derived (compose profile) with `LIMITS_DEMO_DERIVE=1`.
 
 mod runtime_support;
@@ -77,18 +78,25 @@ fn a_declared_timeout_replaces_the_default_and_the_caller_may_only_lower_it() {
 
 #[test]
 fn a_declared_output_cap_replaces_the_default_and_the_caller_may_only_lower_it() {
+    let cache = tempfile::tempdir().unwrap();
+    let limits = |args: &[&str]| {
+        let mut cmd = limits(args);
+        cmd.env("XDG_CACHE_HOME", cache.path());
+        cmd
+    };
     let out = limits(&["--agent", "items", "-n", "100"]).output().unwrap();
     assert_eq!(code(&out), 0, "{out:?}");
     let items = ndjson(&out);
     assert!(!items.is_empty() && items.len() < 100, "{items:?}");
     assert!(out.stdout.len() <= 300, "{}", out.stdout.len());
     let warning: Value = serde_json::from_slice(&out.stderr).expect("one warning line");
-    assert_eq!(warning["warning"]["code"], "OUTPUT_TRUNCATED");
+    assert_eq!(warning["warning"]["code"], "OUTPUT_IN_FILE");
     assert!(
         warning["warning"]["message"]
             .as_str()
             .unwrap()
-            .contains("the command declares at most 300 bytes")
+            .contains("the command's declared 300 bytes"),
+        "{warning}"
     );
     // PAS_OUTPUT_LIMIT above the declared cap (or 0) does not raise it; below, it lowers it.
     for (caller, most) in [("100000", 300), ("0", 300), ("100", 100)] {
@@ -116,10 +124,15 @@ fn derived_commands_declare_the_same_limits_and_compose_reports_them_in_the_enve
     assert_eq!(envelope_["error"]["code"], "TIMEOUT");
     assert_eq!(envelope_["error"]["details"]["limit_ms"], 500);
 
-    let out = derived(&["items", "-n", "100"]).output().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let out = derived(&["items", "-n", "100"])
+        .env("XDG_CACHE_HOME", cache.path())
+        .output()
+        .unwrap();
     let envelope_ = envelope(&out);
     assert_eq!(envelope_["ok"], true, "{envelope_}");
     assert_eq!(envelope_["meta"]["truncated"], true);
+    assert!(envelope_["meta"]["rest"]["path"].is_string(), "{envelope_}");
     let kept = envelope_["data"].as_array().unwrap().len();
     assert!(kept > 0 && kept < 100, "{kept}");
 
@@ -144,7 +157,7 @@ fn every_face_states_the_declared_limits() {
     );
     let help = stdout(&limits(&["--agent", "items", "--help"]).output().unwrap());
     assert!(
-        help.contains("Limits: at most 300 bytes of output (then cut, OUTPUT_TRUNCATED); PAS_OUTPUT_LIMIT may only lower it."),
+        help.contains("Limits: at most 300 bytes of output in machine mode (past it, the rest in a file: OUTPUT_IN_FILE; see --max-output); PAS_OUTPUT_LIMIT may only lower it."),
         "{help}"
     );
     // The catalog.

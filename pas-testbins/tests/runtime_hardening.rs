@@ -338,7 +338,8 @@ fn every_face_names_the_hardened_parameters() {
 }
 
 /// The robot profile: the refusal in its envelope with the arguments code, and a successful
-/// answer's token masked and instruction-like text flagged in `warnings` (59, 25).
+/// answer's token returned as it is (no masking declared) and instruction-like text flagged in
+/// `warnings` (25).
 #[test]
 fn the_robot_profile_refuses_masks_and_flags_in_its_envelope() {
     let dir = std::env::temp_dir().join(format!("pas-hardening-robot-{}", std::process::id()));
@@ -368,8 +369,9 @@ fn the_robot_profile_refuses_masks_and_flags_in_its_envelope() {
     );
     let ok = robot("p1");
     let envelope: Value = serde_json::from_slice(&ok.stdout).unwrap();
+    // The tool declares no masking: the value is data, returned as it is (issue 27).
     assert_eq!(
-        envelope["data"]["token"], "[API key AKIAIOSF...]",
+        envelope["data"]["token"], "AKIAIOSFODNN7EXAMPLE1234",
         "{envelope}"
     );
     let codes: Vec<&Value> = envelope["warnings"]

@@ -170,12 +170,13 @@ fn a_list_streams_each_line_as_it_is_produced() {
 #[test]
 fn a_line_to_mask_reaches_a_pipe_masked_while_the_handler_blocks_after_it() {
     // A fast list (its lines go over in batches once the flusher runs), whose item 3000 holds
-    // a token, after which the handler blocks for a minute: that line still reaches the reader
-    // within the flusher's latency, masked, before the handler goes on.
+    // the call's secret, after which the handler blocks for a minute: that line still reaches
+    // the reader within the flusher's latency, scrubbed, before the handler goes on.
     const JWT: &str = "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1c2VyXzEyMyIsImlhdCI6MTcxMDAwMDAwMCwiZXhwIjoxNzEwMDAzNjAwfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
     let mut child = demo(&["--agent", "item", "list", "-n", "100000"])
         .env("DEMO_TOKEN_AT", "3000")
         .env("DEMO_LIST_TOKEN", JWT)
+        .env("DEMO_TOKEN", JWT)
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
@@ -208,6 +209,6 @@ fn a_line_to_mask_reaches_a_pipe_masked_while_the_handler_blocks_after_it() {
         assert_eq!(item["id"], n);
     }
     let last = &got[3000];
-    assert!(last.contains("[JWT sub=user_123"), "{last}");
+    assert!(last.contains("[REDACTED]"), "{last}");
     assert!(!last.contains("SflKxwRJ"), "{last}");
 }

@@ -9,9 +9,10 @@ use std::time::Duration;
 
 use runtime_support::demo;
 
-/// A JWT, which an agent's output never shows (CLI Agent Spec 59), and its summary.
+/// A JWT given as the demo's secret `--token` (`DEMO_TOKEN`), which output never shows (PAS
+/// 8.2), and what replaces it.
 const JWT: &str = "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1c2VyXzEyMyIsImlhdCI6MTcxMDAwMDAwMCwiZXhwIjoxNzEwMDAzNjAwfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
-const SUMMARY: &str = "[JWT sub=user_123";
+const SUMMARY: &str = "[REDACTED]";
 
 /// A slow list to a file, ended by `signal` after about 600 ms: returns the exit code, the
 /// file's text and stderr.
@@ -81,11 +82,15 @@ fn sigint_keeps_the_lines_batched_for_a_file_when_a_watcher_ends_the_call() {
     assert_whole_items(&text);
 }
 
-/// The handler makes a few items, the last holding a token to mask, then blocks: the signal
-/// writes every line made, that one masked as the item-by-item loop masks it, and never the
-/// token itself.
+/// The handler makes a few items, the last holding the call's secret, then blocks: the signal
+/// writes every line made, that one scrubbed as the item-by-item loop scrubs it, and never the
+/// secret itself.
 fn assert_the_masked_line_is_kept(extra: &[&str], signal: &str, code: i32) {
-    let envs = [("DEMO_TOKEN_AT", "5"), ("DEMO_LIST_TOKEN", JWT)];
+    let envs = [
+        ("DEMO_TOKEN_AT", "5"),
+        ("DEMO_LIST_TOKEN", JWT),
+        ("DEMO_TOKEN", JWT),
+    ];
     let (got, text, stderr) = signal_a_list(extra, signal, &envs);
     assert_eq!(got, code, "{stderr}");
     assert_whole_items(&text);

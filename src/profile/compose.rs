@@ -3,7 +3,7 @@
 //! Every call prints exactly one envelope line on stdout, machine output always on:
 //!
 //! - success: `{"ok":true,"data":...,"meta":{"tool","elapsed","count"?,"total"?,"hasMore"?,"cursor"?,
-//!   "ok","exitCode","version","requestId","traceId"?,"cwd","warnings"?,"truncated"?,"totalBytes"?}}`
+//!   "ok","exitCode","version","requestId","traceId"?,"cwd","warnings"?,"truncated"?,"totalBytes"?,"rest"?}}`
 //! - failure: `{"ok":false,"error":{"code","message","hint","details"?,"retryable","retryAfterMs"?},
 //!   "meta":{"tool","elapsed","ok","exitCode","version","requestId","traceId"?,"cwd"}}`
 //!
@@ -52,8 +52,9 @@ pub(crate) struct ComposeProfile {
     written: bool,
     /// Warnings for `meta.warnings` (a deprecated command, a handler's).
     warnings: Vec<crate::robot::Warning>,
-    /// The bytes of data kept when the output cap cut it.
-    truncated: Option<u64>,
+    /// The bytes of data kept when the output bound stopped a list, and the file holding the
+    /// rest of its items.
+    truncated: Option<(u64, Option<crate::output_file::Pointer>)>,
     /// What the call changed (`meta.effect`, `meta.replayed`).
     effect: Option<crate::effect::Reported>,
     /// `--fields`, and the principal list of an object result (see `crate::fields`).
@@ -95,11 +96,14 @@ struct Meta<'a> {
     config_sources: &'a [String],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     warnings: &'a [crate::robot::Warning],
-    /// The data was cut at the output cap, after `totalBytes` bytes.
+    /// The list stopped at the output bound, after `totalBytes` bytes of whole items; the
+    /// rest of its items are in the file `rest` points at.
     #[serde(skip_serializing_if = "Option::is_none")]
     truncated: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     total_bytes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rest: Option<&'a crate::output_file::Pointer>,
     /// What a call that may change state changed: created, updated, deleted or noop.
     #[serde(skip_serializing_if = "Option::is_none")]
     effect: Option<&'static str>,
@@ -170,8 +174,9 @@ impl ComposeProfile {
             cwd: call.cwd.as_deref(),
             config_sources: crate::config_sources::get(),
             warnings: &self.warnings,
-            truncated: self.truncated.map(|_| true),
-            total_bytes: self.truncated,
+            truncated: self.truncated.as_ref().map(|_| true),
+            total_bytes: self.truncated.as_ref().map(|(kept, _)| *kept),
+            rest: self.truncated.as_ref().and_then(|(_, rest)| rest.as_ref()),
             effect: self
                 .effect
                 .filter(|_| exit_code == 0)
@@ -398,8 +403,8 @@ impl Profile for ComposeProfile {
         Ok(())
     }
 
-    fn truncated(&mut self, kept: u64) {
-        self.truncated = Some(kept);
+    fn truncated(&mut self, kept: u64, rest: Option<&crate::output_file::Pointer>) {
+        self.truncated = Some((kept, rest.cloned()));
     }
 
     fn effect(&mut self, effect: crate::effect::Reported) {

@@ -127,9 +127,10 @@ pub(crate) trait Profile: Send {
     /// What the call changed ([`crate::Context::set_effect`], or a replay): each profile keeps
     /// it for its metadata (`crate::effect`).
     fn effect(&mut self, _effect: crate::effect::Reported) {}
-    /// The output was cut at the output cap after `kept` bytes (before `stream_end` or
-    /// `document`): compose marks `meta.truncated` and `meta.totalBytes`.
-    fn truncated(&mut self, _kept: u64) {}
+    /// A list stopped at the output bound after `kept` bytes of whole items, the rest of its
+    /// items in the file `rest` points at (before `stream_end`): compose marks
+    /// `meta.truncated`, `meta.totalBytes` and `meta.rest`.
+    fn truncated(&mut self, _kept: u64, _rest: Option<&crate::output_file::Pointer>) {}
     /// The call ends with `exit` (after its result or error): the `pas` profile's meta line
     /// on request (`crate::meta_line`).
     fn call_end(&mut self, _sinks: &mut Sinks, _exit: u8) -> io::Result<()> {

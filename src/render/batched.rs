@@ -214,6 +214,7 @@ impl Lines {
         line.push(b'\n');
         let len = line.len() - 1;
         if !cap.admit(len) {
+            cap.refuse(&line[1..]);
             return Ok(false);
         }
         let batch = &mut self.batch;

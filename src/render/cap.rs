@@ -1,6 +1,7 @@
 //! The guards every stream item passes, item by item or a batch at a time: secrets and
 //! high-entropy tokens scrubbed (failure mode 59), text addressed to an agent flagged (25), and
-//! the output cap (43).
+//! the output bound (43) where one is asked for (the items past it go to a file,
+//! `render::overflow`).
 //!
 //! What may change an item's bytes (a secret, a token) is checked item by item as it is made
 //! ([`Cap::may_change`]), so no line is ever published unscrubbed (a reader or a signal may take
@@ -18,6 +19,8 @@ pub(super) struct Cap {
     pub(super) bytes: u64,
     pub(super) items: u64,
     pub(super) cut: bool,
+    /// The item the bound refused (scrubbed; its newline maybe), the first of the rest.
+    pub(super) refused: Option<Vec<u8>>,
     /// The call's redactor, when it has secrets to scrub or tokens to mask (a copy: items are
     /// made outside the output lock).
     pub(super) secrets: Option<crate::redact::Redactor>,
@@ -89,8 +92,9 @@ impl Cap {
             .is_none_or(|limit| self.bytes + len as u64 <= limit)
     }
 
-    /// Admits an item of `len` bytes (its newline included), or refuses it: the stream ends
-    /// there, cut. One add and one compare per item.
+    /// Admits an item of `len` bytes (its newline included), or refuses it: stdout's part of
+    /// the stream ends there, and the caller keeps the item ([`Cap::refuse`]) for the rest.
+    /// One add and one compare per item.
     #[inline]
     pub(super) fn admit(&mut self, len: usize) -> bool {
         let after = self.bytes + len as u64;
@@ -103,5 +107,11 @@ impl Cap {
         self.bytes = after;
         self.items += 1;
         true
+    }
+
+    /// Keeps the refused item (`item`: its bytes, scrubbed) as the first of the rest.
+    #[cold]
+    pub(super) fn refuse(&mut self, item: &[u8]) {
+        self.refused = Some(item.to_vec());
     }
 }

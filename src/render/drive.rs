@@ -12,6 +12,7 @@ use std::thread::JoinHandle;
 
 use super::batched::batched;
 use super::cap::Cap;
+use super::overflow::Rest;
 use crate::ending::{Shared, Stop};
 use crate::panics;
 use crate::reply::{Body, Encoding, Reply, Stream, StreamKind};
@@ -52,19 +53,32 @@ pub(crate) fn reply(shared: &Arc<Shared>, reply: Reply) -> Result<(), Stop> {
                     crate::injection::warning(phrase, Some(json)),
                 )?;
             }
-            // One object past the cap keeps its shape; its longest strings are shortened (43).
-            if let Some(cap) = crate::output_limit::limit(shared.agent)
-                && let Ok(json) = &mut object.json
-                && let Some((cut, kept)) = crate::object_cut::cut(json, cap)
+            // One object past the bound, asked for or declared, goes whole to a file; the
+            // answer points at it (43, nothing lost).
+            if let Some(bound) = crate::output_limit::limit(shared.agent)
+                && let Ok(json) = &object.json
+                && json.len() as u64 > bound
             {
-                *json = cut;
-                truncated(shared, output, kept, None)?;
+                match in_file(
+                    shared,
+                    "application/json",
+                    json,
+                    "The whole result (one JSON value)",
+                ) {
+                    Ok(pointer) => {
+                        object.json = Ok(serde_json::to_vec(&pointer.answer())
+                            .map_err(crate::error::serialise_error)?);
+                        object.human = Some(pointer.human());
+                        warn(shared, output, crate::output_limit::whole_warning(&pointer))?;
+                    }
+                    Err(error) => {
+                        warn(shared, output, crate::output_limit::failed_warning(&error))?
+                    }
+                }
             }
             Ok(output.profile.object(&mut output.sinks, &object)?)
         }
         Body::Document(markdown) => {
-            let cut = crate::output_limit::limit(shared.agent)
-                .and_then(|cap| crate::output_limit::cut_document(&markdown, cap));
             let mut output = shared.lock();
             let output = &mut *output;
             let markdown = match output.redactor.has_values() {
@@ -76,9 +90,29 @@ pub(crate) fn reply(shared: &Arc<Shared>, reply: Reply) -> Result<(), Stop> {
             {
                 warn(shared, output, crate::injection::warning(phrase, None))?;
             }
-            if let Some((cut, kept)) = cut {
-                truncated(shared, output, kept, None)?;
-                return Ok(output.profile.document(&mut output.sinks, &cut)?);
+            // A document past the bound goes whole to a file; the answer is its pointer.
+            if let Some(bound) = crate::output_limit::limit(shared.agent)
+                && markdown.len() as u64 > bound
+            {
+                match in_file(
+                    shared,
+                    "text/markdown",
+                    markdown.as_bytes(),
+                    "The whole document (Markdown)",
+                ) {
+                    Ok(pointer) => {
+                        warn(shared, output, crate::output_limit::whole_warning(&pointer))?;
+                        let answer = crate::reply::Object {
+                            json: serde_json::to_vec(&pointer.answer())
+                                .map_err(crate::error::serialise_error),
+                            human: Some(pointer.human()),
+                        };
+                        return Ok(output.profile.object(&mut output.sinks, &answer)?);
+                    }
+                    Err(error) => {
+                        warn(shared, output, crate::output_limit::failed_warning(&error))?
+                    }
+                }
             }
             Ok(output.profile.document(&mut output.sinks, &markdown)?)
         }
@@ -112,7 +146,8 @@ fn stream(shared: &Arc<Shared>, mut stream: Stream) -> Result<(), Stop> {
             output.profile.plain_lines(kind),
         )
     };
-    // The output cap (failure mode 43): the stream stops at the last whole item under it.
+    // The output bound (failure mode 43), when asked for: stdout's part of the stream stops at
+    // the last whole item under it, and the rest goes to a file (`render::overflow`).
     let mut cap = Cap {
         limit: crate::output_limit::limit(shared.agent),
         inspect: crate::injection::checking(),
@@ -134,6 +169,22 @@ fn stream(shared: &Arc<Shared>, mut stream: Stream) -> Result<(), Stop> {
     } else {
         line_by_line(shared, &mut stream, encoding, live, plain, &mut cap)
     };
+    // The rest of a list past the bound, to its file.
+    let rest = match (&result, cap.refused.take()) {
+        (Ok(()), Some(first)) => Some(super::overflow::rest(
+            shared,
+            &mut stream,
+            encoding,
+            &mut cap,
+            first,
+        )),
+        _ => None,
+    };
+    let (result, rest) = match rest {
+        Some(Err(stop)) => (Err(stop), None),
+        Some(Ok(rest)) => (result, Some(rest)),
+        None => (result, None),
+    };
     // A library's prints while the items were made, while the envelope is still open.
     crate::stdout_capture::drain(shared);
     let mut output = shared.lock();
@@ -142,8 +193,16 @@ fn stream(shared: &Arc<Shared>, mut stream: Stream) -> Result<(), Stop> {
     if let Err(Stop::Closed) = result {
         return result;
     }
-    if cap.cut && result.is_ok() {
-        truncated(shared, output, cap.bytes, Some(cap.items))?;
+    match rest {
+        Some(Rest::InFile(pointer)) => {
+            output.profile.truncated(cap.bytes, Some(&pointer));
+            let warning = crate::output_limit::list_warning(cap.bytes, cap.items, &pointer);
+            warn(shared, output, warning)?;
+        }
+        Some(Rest::Printed(error)) => {
+            warn(shared, output, crate::output_limit::failed_warning(&error))?;
+        }
+        None => {}
     }
     if let Some(warning) = cap.suspected.take() {
         warn(shared, output, warning)?;
@@ -188,6 +247,7 @@ fn line_by_line(
                 line.push(b'\n');
             }
             if !cap.admit(line.len() - 1) {
+                cap.refuse(&line[1..]);
                 return Ok(false);
             }
             let mut output = shared.lock();
@@ -234,21 +294,14 @@ fn warn(
     Ok(())
 }
 
-/// Says that the output was cut after `kept` bytes: the profile's marker (compose's
-/// `meta.truncated`), and an `OUTPUT_TRUNCATED` warning where the profile shows warnings.
-fn truncated(
+/// `bytes` (a whole result past the bound) written to a file of the tool's; its pointer.
+fn in_file(
     shared: &Shared,
-    output: &mut crate::ending::Output,
-    kept: u64,
-    items: Option<u64>,
-) -> Result<(), Stop> {
-    output.profile.truncated(kept);
-    let warning = crate::output_limit::warning(kept, items);
-    match &shared.robot {
-        Some(state) => state.lock().warnings.push(warning),
-        None => output.profile.warning(&mut output.sinks, &warning)?,
-    }
-    Ok(())
+    media_type: &'static str,
+    bytes: &[u8],
+    what: &str,
+) -> std::io::Result<crate::output_file::Pointer> {
+    crate::output_file::write_whole(&shared.registry.light().name, media_type, bytes, what)
 }
 
 /// Hands the whole lines of `lines` (after its spare first byte; maybe none) to the profile

@@ -4,4 +4,5 @@ mod batched;
 mod cap;
 pub(crate) mod drive;
 pub(crate) mod human;
+mod overflow;
 pub(crate) mod pending;

@@ -201,6 +201,7 @@ pub(crate) fn registry(
         auth: None,
         requirements: Vec::new(),
         changelog: tool.changelog,
+        mask_high_entropy: tool.mask_high_entropy,
     };
     if let (Some(declarations), Some(declared)) = (declarations, tool.declared.take())
         && let Err(problem) = (declarations.tool)(declared, &mut registry)

@@ -33,6 +33,9 @@ pub struct ToolMeta {
     pub changelog: Vec<pas_spec::ChangelogEntry>,
     /// `declared = "{...}"`: the tool's `auth` and `requirements` (as the spec's JSON).
     pub declared: Option<pas_spec::derive_declared::ToolDeclared>,
+    /// `mask_high_entropy`: high-entropy strings in output masked (the spec's
+    /// `maskHighEntropy`, failure mode 59).
+    pub mask_high_entropy: bool,
 }
 
 /// `CARGO_PKG_*` of the crate that derived the tool.

@@ -1,6 +1,7 @@
-//! The runtime's list path: a one-command tool on `pas::App` whose handler yields `COUNT`
-//! serialisable items, run as an agent runs it (`list_runtime --agent list --count N`).
-//! Measured against `list_baseline N`, which writes the same bytes by hand.
+//! The runtime's list path: a tool on `pas::App` whose handler yields `COUNT` serialisable
+//! items, run as an agent runs it (`list_runtime --agent list --count N`). Measured against
+//! `list_baseline N`, which writes the same bytes by hand. `object --bytes N` answers one object
+//! of about N bytes (the `--max-output` figure: written whole vs to a file with a pointer).
 
 use std::process::ExitCode;
 
@@ -20,6 +21,14 @@ const SPEC: &str = r#"{
       "output": "list",
       "parameters": [
         { "name": "count", "short": "n", "type": "integer", "default": 3, "description": "How many items." }
+      ]
+    },
+    {
+      "name": "object",
+      "description": "Answer one object of about BYTES bytes.",
+      "output": "object",
+      "parameters": [
+        { "name": "bytes", "type": "integer", "default": 1000, "description": "About how many bytes." }
       ]
     }
   ]
@@ -42,7 +51,22 @@ fn list(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     Ok(Reply::list(items))
 }
 
+#[derive(Serialize)]
+struct Large {
+    id: u64,
+    body: String,
+}
+
+fn object(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
+    let bytes: i64 = args.require("bytes")?;
+    let body = "0123456789abcdef".repeat(bytes.max(0) as usize / 16);
+    Ok(Reply::object(&Large { id: 1, body }))
+}
+
 fn main() -> ExitCode {
     let registry: pas::spec::Registry = serde_json::from_str(SPEC).expect("the spec is valid");
-    App::new(registry).handler("list", list).run()
+    App::new(registry)
+        .handler("list", list)
+        .handler("object", object)
+        .run()
 }

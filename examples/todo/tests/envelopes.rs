@@ -307,8 +307,9 @@ fn the_default_store_is_in_the_xdg_data_directory() {
     assert!(env.dir.path().join("xdg/todo/todo.db").is_file());
 }
 
-/// Failure mode 43: a list past the output cap (`PAS_OUTPUT_LIMIT`) is cut at a whole item and
-/// the envelope says so (`meta.truncated`, `meta.totalBytes`, an `OUTPUT_TRUNCATED` warning).
+/// Failure mode 43: a list past the bound the caller asks for (`PAS_OUTPUT_LIMIT`) stops at a
+/// whole item and the envelope says so (`meta.truncated`, `meta.totalBytes`, an
+/// `OUTPUT_IN_FILE` warning), and `meta.rest` points at the file holding the other items.
 #[test]
 fn a_list_past_the_output_cap_is_cut_and_marked() {
     let env = Env::new();
@@ -334,7 +335,11 @@ fn a_list_past_the_output_cap_is_cut_and_marked() {
     assert!(kept > 0 && kept < 5, "{meta}");
     assert_eq!(meta["count"], kept);
     assert!(meta["totalBytes"].as_u64().unwrap() <= 300);
-    assert_eq!(meta["warnings"][0]["code"], "OUTPUT_TRUNCATED");
+    assert_eq!(meta["warnings"][0]["code"], "OUTPUT_IN_FILE");
+    // Nothing lost: the rest of the items are in the file `meta.rest` points at.
+    let rest = std::fs::read_to_string(meta["rest"]["path"].as_str().unwrap()).unwrap();
+    assert_eq!(rest.lines().count() + kept, 5, "{meta}");
+    assert_eq!(meta["rest"]["bytes"], rest.len() as u64);
 }
 
 #[test]

@@ -29,6 +29,7 @@ pub(crate) const TOOL: &[(&str, &str)] = &[
     ("level", "level = 2"),
     ("profile", "profile = \"pas\""),
     ("schema_version", "schema_version = \"1.0.0\""),
+    ("mask_high_entropy", "mask_high_entropy"),
     (
         "changelog",
         "changelog = \"[{\\\"version\\\": \\\"1.0.0\\\", \\\"changes\\\": [\\\"...\\\"]}]\"",

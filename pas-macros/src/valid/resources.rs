@@ -136,5 +136,6 @@ fn skeleton() -> Registry {
         auth: None,
         requirements: Vec::new(),
         changelog: Vec::new(),
+        mask_high_entropy: false,
     }
 }

@@ -78,9 +78,14 @@ pub struct Tool {
     /// runtime's default).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
-    /// The declared output cap of one call in machine mode, in bytes (absent: the default).
+    /// The declared output bound of one call in machine mode, in bytes (absent: none unless
+    /// the caller asks with `--max-output`); past it the rest is written to a file, never cut.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_output_bytes: Option<u64>,
+    /// What the command masks in its output and how to see it raw (`--unmask`), absent when it
+    /// masks nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub masks: Option<String>,
     /// The declared cap of what it reads from stdin, in bytes (absent: the runtime's input
     /// limit); a larger input goes through `--input-file`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -265,6 +270,7 @@ fn tool_of(registry: &Registry, command: &Command) -> Tool {
         untrusted_fields: command.untrusted.clone(),
         timeout_ms: super::limits::timeout_ms(command),
         max_output_bytes: command.max_output_bytes,
+        masks: super::masking::note(registry, command),
         max_input_bytes: command.max_input_bytes,
         lock: command.lock.clone(),
         job: command.is_job().then(|| crate::job::JobSettings {
@@ -395,6 +401,8 @@ mod tests {
                 "show-config",
                 "no-config",
                 "schema-version",
+                "max-output",
+                "unmask",
                 "agent",
                 "timeout"
             ]

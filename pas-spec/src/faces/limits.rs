@@ -42,8 +42,9 @@ pub(crate) fn timeout_ms(command: &Command) -> Option<u64> {
     })
 }
 
-/// "Limits: at most 30 s per call (then TIMEOUT); at most 65536 bytes of output (then cut,
-/// OUTPUT_TRUNCATED); PAS_TIMEOUT and PAS_OUTPUT_LIMIT may only lower them.", or nothing.
+/// "Limits: at most 30 s per call (then TIMEOUT); at most 65536 bytes of output (past it, the
+/// rest in a file: OUTPUT_IN_FILE); PAS_TIMEOUT and PAS_OUTPUT_LIMIT may only lower them.", or
+/// nothing.
 pub(crate) fn note(command: &Command) -> Option<String> {
     let mut parts = Vec::new();
     let mut vars = Vec::new();
@@ -53,7 +54,7 @@ pub(crate) fn note(command: &Command) -> Option<String> {
     }
     if let Some(bytes) = command.max_output_bytes {
         parts.push(format!(
-            "at most {bytes} bytes of output (then cut, OUTPUT_TRUNCATED)"
+            "at most {bytes} bytes of output in machine mode (past it, the rest in a file: OUTPUT_IN_FILE; see --max-output)"
         ));
         vars.push("PAS_OUTPUT_LIMIT");
     }

@@ -227,10 +227,13 @@ pub fn document(registry: &Registry) -> Document {
         profile: registry.profile.as_str(),
         signature,
         machine_mode: format!(
-            "{} `{validate_only}` on any command: {}{}",
+            "{} `{validate_only}` on any command: {}{}{}",
             machine_mode(registry),
             crate::surface::VALIDATE_ONLY.meaning,
-            call_flags_words(registry)
+            call_flags_words(registry),
+            super::masking::tool_note(registry)
+                .map(|note| format!(" {note}"))
+                .unwrap_or_default()
         ),
         global_flags,
         cheatsheet: cheatsheet(registry, &commands),

@@ -26,7 +26,8 @@
 //!   the `sync` or `feedback` verb.
 //! - `_meta`: the tool's version and a hash of the definition, and the command's declared
 //!   limits when it has any (`pas-kit/timeoutMs`, `pas-kit/maxOutputBytes`,
-//!   `pas-kit/maxInputBytes`) and lock (`pas-kit/lock`), so a client can
+//!   `pas-kit/maxInputBytes`) and lock (`pas-kit/lock`), what it masks and how to see it raw
+//!   (`pas-kit/masks`), so a client can
 //!   size its wait and its context before it calls.
 //!
 //! Tools are sorted by category, then name, like the catalog, so the bytes are stable.
@@ -89,6 +90,9 @@ pub const META_SCHEMA_HASH: &str = "pas-kit/schemaHash";
 pub const META_TIMEOUT_MS: &str = "pas-kit/timeoutMs";
 /// The `_meta` key of the command's declared output cap, in bytes (absent when none).
 pub const META_MAX_OUTPUT_BYTES: &str = "pas-kit/maxOutputBytes";
+/// The `_meta` key of what the command masks in its output and how to see it raw
+/// (`--unmask`, `PAS_UNMASK=1` in the server's environment), absent when it masks nothing.
+pub const META_MASKS: &str = "pas-kit/masks";
 /// The `_meta` key of the command's declared cap on its input (the `input` argument), in bytes.
 pub const META_MAX_INPUT_BYTES: &str = "pas-kit/maxInputBytes";
 /// The `_meta` key of the lock the runtime takes for every call of the command: concurrent
@@ -130,6 +134,9 @@ fn tool(registry: &Registry, command: &Command) -> Value {
     }
     if let Some(bytes) = command.max_input_bytes {
         meta[META_MAX_INPUT_BYTES] = json!(bytes);
+    }
+    if let Some(note) = super::masking::note(registry, command) {
+        meta[META_MASKS] = json!(note);
     }
     if let Some(lock) = &command.lock {
         meta[META_LOCK] = json!(lock);

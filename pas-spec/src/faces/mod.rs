@@ -7,6 +7,7 @@
 //! - [`agent_help`]: `--agent --help` of the tool, a group or one command (PAS 4.1).
 //! - [`llm`]: the `.llm` document (PAS 4.2), in the default layout or through a minijinja template.
 //! - [`mcp`]: an MCP `tools/list` result, one tool per command.
+//! - [`masking`]: what a tool masks in its output and how to see it raw (every face says it).
 //! - [`skill`]: an Agent Skill (`SKILL.md` and its `.llm` reference).
 
 pub mod agent_help;
@@ -15,6 +16,7 @@ mod limits;
 pub use limits::{INPUT_FILE_FLAG, has_input_file};
 pub mod llm;
 mod llm_layout;
+pub mod masking;
 pub mod mcp;
 pub mod skill;
 mod words;

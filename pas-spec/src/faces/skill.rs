@@ -195,12 +195,21 @@ fn calling(out: &mut String, registry: &Registry) {
         }
     };
     // No call has a time limit the caller did not ask for (or its command declare).
-    let _ = writeln!(
+    let _ = write!(
         out,
         "## Calling it\n\n{contract} A call has no time limit unless its command declares one \
-         or you set {}.\n",
+         or you set {}.",
         crate::surface::timeout_words(registry)
     );
+    // Bounded output on request, and what the tool masks (failure modes 43 and 59).
+    let _ = write!(
+        out,
+        " `--max-output BYTES` bounds a call's output without losing any: the rest goes to a file the answer names."
+    );
+    if let Some(note) = super::masking::tool_note(registry) {
+        let _ = write!(out, " {note}");
+    }
+    out.push_str("\n\n");
 }
 
 fn commands(out: &mut String, doc: &Document) {

@@ -238,6 +238,7 @@ pub(crate) fn declared_notes(registry: &Registry, command: &Command) -> Vec<Stri
         ));
     }
     notes.extend(super::limits::note(command));
+    notes.extend(super::masking::note(registry, command));
     notes.extend(super::limits::lock_note(command));
     notes
 }

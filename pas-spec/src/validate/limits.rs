@@ -62,7 +62,7 @@ pub fn check(context: &Context, report: &mut Report) {
                 "E099",
                 &at.at("maxOutputBytes"),
                 format!("The command `{name}` declares an output limit of 0 bytes."),
-                "Give a positive number of bytes, or leave `maxOutputBytes` out for the runtime's default of 64 MiB.",
+                "Give a positive number of bytes, or leave `maxOutputBytes` out for no bound (callers may still ask for one with --max-output).",
             );
         }
     }

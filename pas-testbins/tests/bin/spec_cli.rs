@@ -115,6 +115,13 @@ fn with_echo_handlers(app: pas::App) -> pas::App {
                     }
                     Ok(pas::Reply::object(&json!({ "stdin": text })))
                 }
+                // An array answers a list command as its items, one by one (streamed).
+                None if let Some(items) = reply.as_array()
+                    && ctx.command().output == pas::spec::OutputKind::List =>
+                {
+                    let items: Vec<Result<Value, Error>> = items.iter().cloned().map(Ok).collect();
+                    Ok(pas::Reply::list(items))
+                }
                 None => Ok(pas::Reply::object(&reply)),
             }
         })
