@@ -109,7 +109,7 @@ fn verb_command(registry: &Registry, verb: Verb, paths: &[&str]) -> Command {
             Verb::Rm => {
                 let containers = rm_containers(registry);
                 match paths.iter().find(|p| !containers.contains(*p)) {
-                    Some(leaf) => vec![example(*leaf, &format!("Delete {leaf}"))],
+                    Some(leaf) => vec![example(leaf, &format!("Delete {leaf}"))],
                     None => vec![example(
                         &format!("{first} --force"),
                         &format!("Delete {first} with everything in it"),
