@@ -50,10 +50,15 @@ impl Facts {
     }
 }
 
-/// A handler running, as the signal handling sees it: its command's facts and what it said it
-/// changed so far.
+/// A handler running, as the signal handling sees it: its command and what it said it changed
+/// so far. Cheap to make (every CLI call makes one): what reads the state is found only when
+/// an error needs it.
 pub(crate) struct Running {
-    facts: Facts,
+    registry: Arc<Registry>,
+    /// The command's dotted name (a level 3/4 verb's included).
+    command: String,
+    idempotent: bool,
+    keyed: bool,
     effect: Arc<Mutex<Option<Change>>>,
 }
 
@@ -61,26 +66,44 @@ impl Running {
     /// `command` runs in a CLI call (`keyed`: with an idempotency key); `effect` is what its
     /// handler reports ([`crate::Context::set_effect`]).
     pub(crate) fn cli(
-        registry: &Registry,
+        registry: &Arc<Registry>,
         command: &Command,
         keyed: bool,
         effect: Arc<Mutex<Option<Change>>>,
     ) -> Running {
-        let facts = Facts::of(registry, command, keyed, |reader| {
-            format!("{} {}", registry.name, reader.argv_path().join(" "))
-        });
-        Running { facts, effect }
+        Running {
+            registry: registry.clone(),
+            command: command.name.clone(),
+            idempotent: command.is_idempotent(),
+            keyed,
+            effect,
+        }
     }
 
     /// Running the command again cannot duplicate anything.
     pub(crate) fn idempotent(&self) -> bool {
-        self.facts.idempotent
+        self.idempotent
     }
 
     /// `error`, with what is known of the effect now.
     pub(crate) fn interrupted(&self, error: Error) -> Error {
         let effect = *self.effect.lock().unwrap_or_else(PoisonError::into_inner);
-        interrupted(error, &self.facts, effect)
+        if self.idempotent || effect == Some(Change::Noop) {
+            return error.with_retryable(true);
+        }
+        let registry = &*self.registry;
+        let commands = registry.all_commands_ref();
+        let facts = match commands.iter().find(|c| c.name == self.command) {
+            Some(command) => Facts::of(registry, command, self.keyed, |reader| {
+                format!("{} {}", registry.name, reader.argv_path().join(" "))
+            }),
+            None => Facts {
+                idempotent: false,
+                check: None,
+                keyed: self.keyed,
+            },
+        };
+        interrupted(error, &facts, effect)
     }
 }
 
@@ -93,9 +116,9 @@ fn reader_of(registry: &Registry, command: &Command) -> Option<Command> {
         path
     };
     let group = parent(command);
-    let readers: Vec<Command> = registry
-        .all_commands()
-        .into_iter()
+    let commands = registry.all_commands_ref();
+    let readers: Vec<&Command> = commands
+        .iter()
         .filter(|c| c.effect == Effect::Read && !c.argv_path().is_empty() && parent(c) == group)
         .collect();
     let listing = readers.iter().position(|c| {
@@ -104,7 +127,7 @@ fn reader_of(registry: &Registry, command: &Command) -> Option<Command> {
             .is_some_and(|w| w == "list" || w == "ls")
     });
     let at = listing.unwrap_or(0);
-    readers.into_iter().nth(at)
+    readers.get(at).map(|reader| (*reader).clone())
 }
 
 /// `error` (a time limit, a signal, a cancel that stopped a running handler) with what is known

@@ -397,10 +397,9 @@ mod tests {
             answer(r#"{"jsonrpc":"2.0","id":"a","method":"tools/call"}"#),
             (json!("a"), INVALID_PARAMS)
         );
-        assert_eq!(
-            answer(r#"{"jsonrpc":"2.0","id":5,"method":"tools/explode","params":{}}"#),
-            (json!(5), METHOD_NOT_FOUND)
-        );
+        // A method MCP does not name goes to rmcp, which answers -32601 (tests/mcp_outcomes.rs).
+        let custom = check(br#"{"jsonrpc":"2.0","id":5,"method":"tools/explode","params":{}}"#);
+        assert!(matches!(custom, Checked::Message(_)), "{custom:?}");
         assert_eq!(
             answer(r#"{"jsonrpc":"1.0","id":6,"method":"ping"}"#),
             (json!(6), INVALID_REQUEST)
