@@ -1,9 +1,8 @@
-//! Built-in words never shadow arguments (issue 27, item 6). In a tool whose root command
-//! takes positionals (`word-counter FILE...`), a bare word is always the positional's value: a
-//! file named `docs`, `tools`, `doctor`, `changelog`, `man` or `mcp` is counted, and
-//! `word-counter --agent mcp` never starts the MCP server. There the built-ins are reached
-//! through the runtime's `--builtin WORD` (`pas_spec::surface::BUILTIN_FLAG`), which every tool
-//! accepts and every face writes where it is needed (`pas_spec::surface::builtin_call`).
+//! `--builtin WORD` (`pas_spec::surface::BUILTIN_FLAG`): names a built-in word without doubt, in
+//! every tool. Meant for issue 27, item 6: in a tool whose root command takes positionals a bare
+//! word would always be the positional's, and the built-ins reached only this way; that rule is
+//! gated off (`pas_spec::surface::builtins_need_flag` answers `false`) until the validator and
+//! conform reach built-ins through the flag.
 
 use pas_spec::Registry;
 

@@ -114,14 +114,13 @@ struct Server {
 
 impl Server {
     fn start(bin: &std::path::Path) -> Server {
-        // word-counter's root command takes files: its built-ins follow `--builtin`.
         let mut child = Command::new(bin)
-            .args(["--builtin", "mcp"])
+            .arg("mcp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .expect("word-counter --builtin mcp runs");
+            .expect("word-counter mcp runs");
         let stdin = child.stdin.take().expect("piped");
         let stdout = BufReader::new(child.stdout.take().expect("piped"));
         let mut server = Server {

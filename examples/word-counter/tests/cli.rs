@@ -156,40 +156,7 @@ fn stable_output_keeps_the_files_in_the_order_given() {
 }
 
 #[test]
-fn a_file_named_like_a_built_in_is_counted() {
-    // word-counter's root command takes files: a bare word is always a file, never a built-in
-    // (`word-counter --agent mcp` counts the file `mcp`, it starts no server).
-    let dir = files();
-    for word in [
-        "docs",
-        "tools",
-        "doctor",
-        "changelog",
-        "man",
-        "mcp",
-        "completions",
-    ] {
-        fs::write(dir.path().join(word), "one two three").unwrap();
-        let run = run(dir.path(), &["--agent", word]);
-        assert_eq!(run.code, Some(0), "{word}: {}", run.stderr);
-        assert_eq!(
-            run.stdout,
-            format!("{{\"file\":\"{word}\",\"words\":3}}\n"),
-            "{word}"
-        );
-        // People get the count too.
-        let run = self::run(dir.path(), &[word]);
-        assert_eq!(run.code, Some(0), "{word}: {}", run.stderr);
-        assert!(run.stdout.contains('3'), "{word}: {}", run.stdout);
-    }
-    // A missing file named so is the file error, not a built-in.
-    let empty = tempfile::tempdir().unwrap();
-    let run = run(empty.path(), &["--agent", "mcp"]);
-    assert_eq!(run.code, Some(100), "{}", run.stderr);
-}
-
-#[test]
-fn built_ins_are_reached_with_the_builtin_flag_and_every_face_says_so() {
+fn built_ins_are_reached_with_the_builtin_flag() {
     let dir = files();
     let tools = run(dir.path(), &["--agent", "--builtin", "tools"]);
     assert_eq!(tools.code, Some(0), "{}", tools.stderr);
@@ -203,14 +170,6 @@ fn built_ins_are_reached_with_the_builtin_flag_and_every_face_says_so() {
     let error = error_line(&wrong.stderr);
     assert_eq!(error["error"], "INVALID_ARGUMENT");
     assert!(error["suggestion"].as_str().unwrap().contains("docs"));
-    // .llm writes the built-ins with the flag (the tool's agent help is its one command's).
-    let docs = run(dir.path(), &["--agent", "--builtin", "docs"]);
-    assert!(
-        docs.stdout.contains("`word-counter --builtin docs`")
-            && docs.stdout.contains("`word-counter --builtin mcp`"),
-        "{}",
-        docs.stdout
-    );
     let skill = run(dir.path(), &["--agent", "--builtin", "docs", "--skill"]);
     assert_eq!(skill.code, Some(0), "{}", skill.stderr);
 }

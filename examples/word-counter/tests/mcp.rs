@@ -1,5 +1,4 @@
-//! word-counter served over MCP (`word-counter --builtin mcp`: its root command takes files, so
-//! a bare `mcp` is a file), driven by the official Python and
+//! word-counter served over MCP (`word-counter mcp`), driven by the official Python and
 //! TypeScript SDKs: tools/list equals `pas-gen mcp`, its one command with valid and invalid
 //! arguments.
 
@@ -19,7 +18,6 @@ fn word_counter_through_both_sdks() {
     let file = file.display().to_string();
     let bin = Path::new(env!("CARGO_BIN_EXE_word-counter"));
     let mut plan = plan(bin, "word-counter", json!({}));
-    plan["args"] = json!(["--builtin", "mcp"]);
     plan["calls"] = json!([
         call("count", json!({"files": [file]}), None),
         call("count", json!({"files": [file, file]}), None),
