@@ -273,7 +273,7 @@ complete_at() {{ COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); COMP_LINE="$*"; CO
   COMPREPLY=(); {function} todo "${{COMP_WORDS[COMP_CWORD]}}" "${{COMP_WORDS[COMP_CWORD-1]}}"; echo "${{COMPREPLY[*]}}"; }}
 complete_at todo ta
 complete_at todo task cr
-complete_at todo task create --ti
+complete_at todo task create --tit
 complete -p todo
 "#,
         file = file.display()

@@ -250,8 +250,8 @@ pub fn call_flags_row(registry: &Registry) -> (String, String) {
     (
         OUTPUT_ID.signature(),
         format!(
-            "Ids only, one a line (an id given as - reads stdin). Also {}, {}, {}, {}, {}, {} \
-             (past it: the rest in a file, named), {}{timeout}.",
+            "Ids only, one a line (an id given as - reads stdin). Also {}, {}, {}, {}, {}, {}, \
+             {}{timeout}.",
             STABLE_OUTPUT.signature(),
             CWD.signature(),
             SHOW_CONFIG.signature(),
