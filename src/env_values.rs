@@ -187,7 +187,7 @@ fn well_formed(text: &str, form: Form) -> bool {
         Form::Bytes | Form::Millis => parse_limit(text).is_some(),
         Form::Attempt => parse_whole(text).is_some_and(|n| (1..=u64::from(u32::MAX)).contains(&n)),
         Form::TraceId => trace_ok(text),
-        Form::JobId => crate::jobs::store::is_id(text),
+        Form::JobId => crate::jobs::id::is_id(text),
     }
 }
 

@@ -243,6 +243,11 @@ pub const SESSIONS_WORD: &str = "sessions";
 /// in full): the first flag's signature, and what each does, briefly; `--timeout` where the
 /// runtime gives it ([`runtime_timeout_flag`]).
 pub fn call_flags_row(registry: &Registry) -> (String, String) {
+    // `--unmask` where the tool masks something (a tool that masks nothing has nothing to show).
+    let unmask = match crate::faces::masking::tool_masks(registry) {
+        true => format!(", {}", UNMASK.signature()),
+        false => String::new(),
+    };
     let timeout = match runtime_timeout_flag(registry) {
         true => format!(", {}", TIMEOUT.signature()),
         false => String::new(),
@@ -250,15 +255,14 @@ pub fn call_flags_row(registry: &Registry) -> (String, String) {
     (
         OUTPUT_ID.signature(),
         format!(
-            "Ids only, one a line (an id given as - reads stdin). Also {}, {}, {}, {}, {}, {}, \
-             {}{timeout}.",
+            "Ids only, one a line (an id given as - reads stdin). Also {}, {}, {}, {}, {}, \
+             {}{unmask}{timeout}.",
             STABLE_OUTPUT.signature(),
             CWD.signature(),
             SHOW_CONFIG.signature(),
             NO_CONFIG.signature(),
             SCHEMA_VERSION.signature(),
             MAX_OUTPUT.signature(),
-            UNMASK.signature()
         ),
     )
 }

@@ -3,6 +3,7 @@
 //! tool's state directory ([`store`]); the runtime's `job status|cancel|list` follow it
 //! ([`words`]). A tool without a job command pays one comparison per call.
 
+pub(crate) mod id;
 pub(crate) mod run;
 pub(crate) mod store;
 pub(crate) mod words;

@@ -15,12 +15,11 @@ use serde_json::Value;
 use crate::error::Error;
 use crate::store::Root;
 
+pub(crate) use super::id::is_id;
+use super::id::{BASE32, PREFIX, SUFFIX_LEN};
+
 /// The manifest's file name inside a job's directory.
 const MANIFEST: &str = "manifest.json";
-/// An id: this prefix, then [`SUFFIX_LEN`] base32 characters.
-const PREFIX: &str = "job-";
-const SUFFIX_LEN: usize = 12;
-const BASE32: &[u8; 32] = b"abcdefghijklmnopqrstuvwxyz234567";
 
 /// Where a job is in its life. Terminal: succeeded, failed, cancelled, timed_out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -116,12 +115,6 @@ pub(crate) fn new_id() -> String {
         bits >>= 5;
     }
     id
-}
-
-/// Whether `id` has the shape of a job id (so it names no other path).
-pub(crate) fn is_id(id: &str) -> bool {
-    id.strip_prefix(PREFIX)
-        .is_some_and(|s| s.len() == SUFFIX_LEN && s.bytes().all(|b| BASE32.contains(&b)))
 }
 
 /// Milliseconds since the epoch, now.

@@ -58,10 +58,17 @@ const MCP_METHODS: &[&str] = &[
     "logging/setLevel",
 ];
 
+/// Lines handed to the one task that writes stdout, each with where to say it was written.
+type Outbox =
+    tokio::sync::mpsc::UnboundedSender<(Vec<u8>, tokio::sync::oneshot::Sender<io::Result<()>>)>;
+
 /// The server's end of stdio.
-pub(crate) struct Wire<R, W> {
+pub(crate) struct Wire<R> {
     reader: R,
-    writer: Arc<tokio::sync::Mutex<W>>,
+    /// The order of stdout is fixed when a message is handed over, not when a future is first
+    /// polled: rmcp may poll the futures `send` returns in another order than it called `send`,
+    /// and a progress notification written after its call's reply is dropped by the client.
+    outbox: Outbox,
     redactor: Arc<Redactor>,
     /// Called when input ends (see the module docs).
     on_end: Arc<dyn Fn() + Send + Sync>,
@@ -70,17 +77,31 @@ pub(crate) struct Wire<R, W> {
     partial: Partial,
 }
 
-impl<R, W> Wire<R, W> {
-    pub(crate) fn new(
+impl<R> Wire<R> {
+    /// Must be called inside the server's runtime: it starts the task that writes.
+    pub(crate) fn new<W: AsyncWrite + Unpin + Send + 'static>(
         reader: R,
-        writer: W,
+        mut writer: W,
         redactor: Redactor,
         on_end: Arc<dyn Fn() + Send + Sync>,
         ending: Arc<super::server::Ending>,
     ) -> Self {
+        let (outbox, mut lines) = tokio::sync::mpsc::unbounded_channel::<(
+            Vec<u8>,
+            tokio::sync::oneshot::Sender<io::Result<()>>,
+        )>();
+        tokio::spawn(async move {
+            while let Some((line, written)) = lines.recv().await {
+                let result = match writer.write_all(&line).await {
+                    Ok(()) => writer.flush().await,
+                    Err(err) => Err(err),
+                };
+                let _ = written.send(result);
+            }
+        });
         Wire {
             reader,
-            writer: Arc::new(tokio::sync::Mutex::new(writer)),
+            outbox,
             redactor: Arc::new(redactor.values_only()),
             on_end,
             ending,
@@ -117,7 +138,7 @@ struct Partial {
 /// Reads one line, holding at most `max` bytes of it: a longer one is read to its end and
 /// dropped. A last line without its newline is a line. Cancel-safe: the only await is
 /// `fill_buf` (which consumes nothing), and what was taken is in `partial`.
-async fn read_line<R: AsyncBufRead + Unpin>(
+async fn read_message<R: AsyncBufRead + Unpin>(
     reader: &mut R,
     partial: &mut Partial,
     max: usize,
@@ -287,20 +308,35 @@ fn scrub(redactor: &Redactor, value: &mut Value) {
     }
 }
 
-/// Writes one message as a line, scrubbed.
-async fn write<W: AsyncWrite + Unpin>(
-    writer: &tokio::sync::Mutex<W>,
+/// Hands one message, scrubbed, to the writing task as a line (an empty line only flushes);
+/// the future says when it was written.
+fn write(
+    outbox: &Outbox,
     redactor: &Redactor,
-    mut value: Value,
-) -> io::Result<()> {
-    if redactor.has_values() {
-        scrub(redactor, &mut value);
+    value: Option<io::Result<Value>>,
+) -> impl Future<Output = io::Result<()>> + Send + 'static {
+    let line = match value {
+        None => Ok(Vec::new()),
+        Some(value) => value.and_then(|mut value| {
+            if redactor.has_values() {
+                scrub(redactor, &mut value);
+            }
+            let mut line = serde_json::to_vec(&value).map_err(io::Error::other)?;
+            line.push(b'\n');
+            Ok(line)
+        }),
+    };
+    let (written, done) = tokio::sync::oneshot::channel();
+    let queued = line.and_then(|line| {
+        outbox
+            .send((line, written))
+            .map_err(|_| io::Error::other("stdout's writer has ended"))
+    });
+    async move {
+        queued?;
+        done.await
+            .unwrap_or_else(|_| Err(io::Error::other("stdout's writer has ended")))
     }
-    let mut line = serde_json::to_vec(&value).map_err(io::Error::other)?;
-    line.push(b'\n');
-    let mut writer = writer.lock().await;
-    writer.write_all(&line).await?;
-    writer.flush().await
 }
 
 /// The error answer to `id`.
@@ -308,10 +344,9 @@ fn error_message(id: Value, code: i32, message: String) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
 }
 
-impl<R, W> Transport<RoleServer> for Wire<R, W>
+impl<R> Transport<RoleServer> for Wire<R>
 where
     R: AsyncBufRead + Unpin + Send + 'static,
-    W: AsyncWrite + Unpin + Send + 'static,
 {
     type Error = io::Error;
 
@@ -319,16 +354,14 @@ where
         &mut self,
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl Future<Output = Result<(), io::Error>> + Send + 'static {
-        let value = serde_json::to_value(&item);
-        let writer = self.writer.clone();
-        let redactor = self.redactor.clone();
-        async move { write(&writer, &redactor, value.map_err(io::Error::other)?).await }
+        let value = serde_json::to_value(&item).map_err(io::Error::other);
+        write(&self.outbox, &self.redactor, Some(value))
     }
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
         loop {
             let line = tokio::select! {
-                line = read_line(&mut self.reader, &mut self.partial, MAX_MESSAGE_BYTES) => {
+                line = read_message(&mut self.reader, &mut self.partial, MAX_MESSAGE_BYTES) => {
                     line.unwrap_or(Line::End)
                 }
                 () = self.ending.signalled.notified() => Line::End,
@@ -351,14 +384,10 @@ where
                 Checked::Message(message) => return Some(*message),
                 Checked::Answer(id, code, message) => {
                     let answer = error_message(id, code, message);
-                    let (writer, redactor) = (self.writer.clone(), self.redactor.clone());
-                    // Written by a task of its own, so a `receive` dropped meanwhile never
-                    // leaves half a line (tasks run, and take the writer, in order). A reply
-                    // that cannot be written: the client is gone, and the next read ends
-                    // the session.
-                    tokio::spawn(async move {
-                        let _ = write(&writer, &redactor, answer).await;
-                    });
+                    // Handed to the writing task, so a `receive` dropped meanwhile never
+                    // leaves half a line. A reply that cannot be written: the client is gone,
+                    // and the next read ends the session.
+                    drop(write(&self.outbox, &self.redactor, Some(Ok(answer))));
                 }
                 Checked::Skip => {}
             }
@@ -366,8 +395,7 @@ where
     }
 
     fn close(&mut self) -> impl Future<Output = Result<(), io::Error>> + Send {
-        let writer = self.writer.clone();
-        async move { writer.lock().await.flush().await }
+        write(&self.outbox, &self.redactor, None)
     }
 }
 
@@ -442,7 +470,7 @@ mod tests {
         let mut partial = Partial::default();
         let mut lines = Vec::new();
         loop {
-            match read_line(&mut reader, &mut partial, 10).await.unwrap() {
+            match read_message(&mut reader, &mut partial, 10).await.unwrap() {
                 Line::End => break,
                 Line::TooLong => lines.push(None),
                 Line::Message(line) => lines.push(Some(line)),

@@ -199,10 +199,22 @@ pub fn document(registry: &Registry) -> Document {
     // own would take a line of PAS 4.2's 200, and the largest examples are at that limit.
     let list_fields = registry.profile != crate::Profile::Robot;
     let validate_only = crate::surface::VALIDATE_ONLY.signature();
+    // Compose's `--agent` (a no-op) is said in the machine-mode paragraph, for the same reason.
+    let compose_agent = crate::surface::COMPOSE_AGENT.signature();
+    let agent_words = match registry.profile {
+        crate::Profile::Compose => format!(
+            " `{compose_agent}`: {}",
+            crate::surface::COMPOSE_AGENT.meaning
+        ),
+        _ => String::new(),
+    };
     let mut global_flags: Vec<Row> = runtime_flag_rows(registry)
         .into_iter()
         .filter(|(signature, _)| !(list_fields && signature.starts_with("--fields ")))
         .filter(|(signature, _)| *signature != validate_only)
+        .filter(|(signature, _)| {
+            registry.profile != crate::Profile::Compose || *signature != compose_agent
+        })
         .filter(|(signature, _)| {
             !crate::surface::CALL_FLAGS
                 .iter()
@@ -227,9 +239,10 @@ pub fn document(registry: &Registry) -> Document {
         profile: registry.profile.as_str(),
         signature,
         machine_mode: format!(
-            "{} `{validate_only}` on any command: {}{}{}",
+            "{} `{validate_only}` on any command: {}{}{}{}",
             machine_mode(registry),
             crate::surface::VALIDATE_ONLY.meaning,
+            agent_words,
             call_flags_words(registry),
             super::masking::tool_note(registry)
                 .map(|note| format!(" {note}"))

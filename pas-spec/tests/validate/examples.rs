@@ -287,7 +287,7 @@ fn generated_verbs_parse_too() {
 fn single_command_tools() {
     let found = check(|s| {
         s["commands"] = json!([{"name": "count", "path": [], "description": "Count words.",
-            "parameters": [{"name": "file", "kind": "positional", "required": true, "description": "A file."}]}]);
+            "parameters": [{"name": "file", "kind": "positional", "required": true, "format": "path", "description": "A file."}]}]);
         s["examples"] = json!([
             {"command": "task-tool --agent a.txt"},
             {"command": "task-tool a.txt b.txt"},

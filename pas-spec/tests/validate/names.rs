@@ -68,7 +68,7 @@ fn an_empty_path_is_for_single_command_tools() {
     assert_has(&found, "E035", "/commands/0/path");
     let found = check(|s| {
         s["commands"] = json!([{"name": "count", "path": [], "description": "Count words.",
-            "parameters": [{"name": "files", "kind": "variadic", "description": "Files."}]}]);
+            "parameters": [{"name": "files", "kind": "variadic", "format": "path", "description": "Files."}]}]);
         s["examples"] = json!([{"command": "task-tool --agent a.txt b.txt"}]);
     });
     assert_exactly(&found, &[]);

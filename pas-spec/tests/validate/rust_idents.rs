@@ -28,7 +28,7 @@ fn keywords_that_cannot_be_raw_need_rust_name() {
         {"name": "self", "description": "x"},
         {"name": "super", "description": "x"},
         {"name": "crate", "description": "x"},
-        {"name": "crate-name", "description": "fine: crate_name"}
+        {"name": "crate-name", "format": "id", "description": "fine: crate_name"}
     ]));
     assert_exactly(
         &found,

@@ -45,6 +45,7 @@ impl Env {
             .env("XDG_CONFIG_HOME", self.dir.path().join("config"))
             .env_remove("PAS_AGENT")
             .env("XDG_DATA_HOME", self.dir.path().join("xdg"))
+            .env("XDG_CACHE_HOME", self.dir.path().join("cache"))
             .stdin(std::process::Stdio::null());
         cmd
     }
