@@ -11,7 +11,7 @@
 //! always works). The limit is one `setitimer(2)` whose SIGALRM ends the call through the
 //! signal machinery (see `signals`), so arming it costs one system call and a blocked handler
 //! still ends on time. `TOOL mcp` (a server that runs as long as its client) is never limited
-//! as a whole; [`call_limit`] is the limit of one of its calls.
+//! as a whole; `call_limit` is the limit of one of its calls.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
