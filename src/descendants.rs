@@ -14,7 +14,7 @@
 //! says so with [`crate::process::keep_children`].
 //!
 //! Elsewhere (macOS, BSD, Windows) there is no subreaper: only `pas::process::spawn` ends
-//! children with the call, as the README says. Safe code only (rustix).
+//! children with the call, as docs/guarantees.md says. Safe code only (rustix).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 #[cfg(target_os = "linux")]

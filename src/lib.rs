@@ -484,6 +484,13 @@ pub use pas_macros::include_spec;
 #[doc = concat!("```no_run\n", include_str!("../tests/readme/lines.rs"), "```")]
 pub struct ReadmeOwnCli;
 
+/// The README's "Spec first, read at compile time" block, compiled with the doctests (the
+/// doctests' `Cargo.toml` is this crate's, so the spec path is the repository's
+/// `specs/word-counter.yaml`); `tests/readme_own_cli.rs` checks that the README shows it.
+#[cfg(doctest)]
+#[doc = concat!("```\n", include_str!("../tests/readme/spec_first.rs"), "fn main() {}\n```")]
+pub struct ReadmeSpecFirst;
+
 /// What `#[derive(AgentTool)]` expands to refers to; not a stable API.
 #[doc(hidden)]
 pub mod __private {

@@ -111,6 +111,7 @@ fn printed_registry(binary: &Path) -> Registry {
 }
 
 #[test]
+#[ignore = "slow: builds scaffolds with cargo; run with `cargo test -- --include-ignored` (.ci/run does)"]
 fn every_spec_scaffolds_builds_passes_its_tests_and_round_trips() {
     let dir = tempfile::tempdir().unwrap();
     for spec in specs() {
@@ -234,6 +235,7 @@ fn a_directory_that_is_not_empty_is_refused_unless_forced() {
 }
 
 #[test]
+#[ignore = "slow: builds scaffolds with cargo; run with `cargo test -- --include-ignored` (.ci/run does)"]
 fn generate_after_a_spec_change_keeps_user_files_and_names_the_new_handlers() {
     let dir = tempfile::tempdir().unwrap();
     let spec = dir.path().join("weather.yaml");
@@ -380,6 +382,7 @@ fn snapshot_dir(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 /// its data confined (links out of its store are PATH_ESCAPES_ROOT), and `generate` refreshes
 /// the `@generated` contract test while `tests/my_tests.rs` stays the author's.
 #[test]
+#[ignore = "slow: builds scaffolds with cargo; run with `cargo test -- --include-ignored` (.ci/run does)"]
 fn filled_in_handlers_pass_the_contract_test_and_never_touch_real_data() {
     let dir = tempfile::tempdir().unwrap();
     // The user's real home, as the outer environment of `cargo test`.
@@ -529,6 +532,7 @@ fn fill_handlers(project: &Path, body: &str) {
 }
 
 #[test]
+#[ignore = "slow: builds scaffolds with cargo; run with `cargo test -- --include-ignored` (.ci/run does)"]
 fn error_codes_are_typed_a_misspelt_one_does_not_compile_and_an_undeclared_string_is_caught() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("weather");

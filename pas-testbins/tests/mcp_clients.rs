@@ -8,7 +8,7 @@ mod mcp_support;
 
 use std::path::Path;
 
-use mcp_support::{call, plan, run_clients};
+use mcp_support::{call, plan, run_clients, run_clients_counted};
 use serde_json::json;
 
 const CANARY: &str = "canary-7f3a9c1e5b";
@@ -141,7 +141,9 @@ fn concurrent_calls_are_served_at_the_same_time() {
         )]);
         std::fs::create_dir(dir.path().join("nobody")).ok();
         plan["only"] = client.into();
-        run_clients(&plan);
+        if run_clients_counted(&plan).1 == 0 {
+            continue; // this client is missing (skipped, said on stderr; an error under CI)
+        }
         let marks = std::fs::read_dir(&place).unwrap().count();
         assert_eq!(marks, party, "{client}: every call left its mark");
     }

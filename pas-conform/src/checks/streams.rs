@@ -15,7 +15,7 @@ use crate::target::Contract;
 
 /// How to give a check data, in every skip for want of it.
 pub const NO_DATA: &str = "give the tool data to read (its environment or a fixture store; see \
-                           the README, \"Giving conform data\")";
+                           docs/data-tools.md, \"Giving conform data\")";
 
 fn kind(plan: &Planned) -> OutputKind {
     plan.command

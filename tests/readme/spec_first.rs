@@ -1,0 +1,3 @@
+mod spec {
+    pas::include_spec!("specs/word-counter.yaml"); // relative to Cargo.toml
+}
