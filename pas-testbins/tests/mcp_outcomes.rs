@@ -315,6 +315,74 @@ fn a_declared_time_limit_applies_over_mcp() {
     open_gate(&path);
 }
 
+/// A caller's limit over MCP is a CLI caller's `--timeout`: given per call in `_meta`
+/// (`pas/timeout`, seconds) or by the server's own `PAS_TIMEOUT`; it may only lower a declared
+/// limit, and a value it cannot use is refused rather than dropped (issue 28, item 4).
+#[test]
+fn a_callers_time_limit_applies_over_mcp_as_on_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut peer = Peer::start(OUTCOMES, &[], &[]);
+    let call_with = |peer: &mut Peer, id: i64, tool: &str, path: &Path, meta: Value| {
+        peer.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": tool, "arguments": {"path": path}, "_meta": meta}}));
+    };
+    let first = fifo(dir.path(), "first");
+    call_with(&mut peer, 1, "cat", &first, json!({"pas/timeout": 1}));
+    let error = tool_error(&peer.response(1));
+    assert_eq!(error["code"], "TIMEOUT", "{error}");
+    assert_eq!(
+        error["details"],
+        json!({"limit_ms": 1000, "declared": false})
+    );
+    assert!(
+        error["hint"].as_str().unwrap().contains("pas/timeout"),
+        "{error}"
+    );
+    // A longer limit of the caller's does not lift the command's declared one.
+    let second = fifo(dir.path(), "second");
+    call_with(
+        &mut peer,
+        2,
+        "slow-cat",
+        &second,
+        json!({"pas/timeout": 60}),
+    );
+    let error = tool_error(&peer.response(2));
+    assert_eq!(
+        error["details"],
+        json!({"limit_ms": 1000, "declared": true})
+    );
+    // A value that is not a number of seconds is refused, never taken for "no limit".
+    for (id, bad) in [(3, json!("soon")), (4, json!(-1)), (5, json!(null))] {
+        call_with(&mut peer, id, "cat", &first, json!({"pas/timeout": bad}));
+        let response = peer.response(id);
+        assert_eq!(response["error"]["code"], -32602, "{bad}: {response}");
+        assert!(
+            response["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("pas/timeout"),
+            "{response}"
+        );
+    }
+    let (status, _) = peer.finish();
+    assert!(status.success());
+    // The server's own PAS_TIMEOUT is every call's caller limit, as for a CLI call.
+    let third = fifo(dir.path(), "third");
+    let mut peer = Peer::start(OUTCOMES, &[], &[("PAS_TIMEOUT", "1")]);
+    peer.call(1, "cat", json!({"path": third}));
+    let error = tool_error(&peer.response(1));
+    assert_eq!(
+        error["details"],
+        json!({"limit_ms": 1000, "declared": false})
+    );
+    let (status, _) = peer.finish();
+    assert!(status.success());
+    for path in [&first, &second, &third] {
+        open_gate(path);
+    }
+}
+
 #[test]
 fn sigterm_while_a_committed_call_waits_answers_it_before_the_server_ends() {
     let dir = tempfile::tempdir().unwrap();

@@ -60,6 +60,9 @@ pub(crate) enum Request {
         tool: String,
         arguments: Map<String, Value>,
         continuation: Option<String>,
+        /// The caller's limit for this call (`_meta: {"pas/timeout": SECONDS}`): `None` when
+        /// not given (the server's `--timeout`/`PAS_TIMEOUT` stands in), `Some(None)` for `0`.
+        timeout: Option<Option<Duration>>,
     },
     ReadResource {
         uri: String,
@@ -242,8 +245,9 @@ impl Executor {
             Request::Call {
                 tool,
                 continuation: None,
+                timeout,
                 ..
-            } => match self.limit_of(tool, &effect) {
+            } => match self.limit_of(tool, *timeout, &effect) {
                 Some((limit, on_timeout)) => (Some(limit), Some(on_timeout)),
                 None => (None, None),
             },
@@ -259,6 +263,7 @@ impl Executor {
                 tool,
                 arguments,
                 continuation,
+                ..
             } => match self.call(
                 &tool,
                 arguments,
@@ -303,29 +308,40 @@ impl Executor {
         Ok(self.run(tool, &found, arguments, cancelled, progress, effect))
     }
 
-    /// The time limit of a call of `tool` (the command's declared `timeout`, else the
-    /// server's `--call-timeout`) and the result it ends with when the limit passes while the
-    /// handler runs: `TIMEOUT`, with what is known of the call's effect (see
-    /// [`crate::outcome`]).
+    /// The time limit of a call of `tool` and the result it ends with when the limit passes
+    /// while the handler runs: `TIMEOUT`, with what is known of the call's effect (see
+    /// [`crate::outcome`]). The limit is the command's declared `timeout`, else the server's
+    /// `--call-timeout`; the caller's limit (the call's `_meta` `pas/timeout`, else the
+    /// server's own `--timeout`/`PAS_TIMEOUT`, as a CLI call's) may only lower it, and stands
+    /// alone where neither exists: the rule of a CLI call ([`crate::deadline::call_limit`]).
     fn limit_of(
         &self,
         tool: &str,
+        per_call: Option<Option<Duration>>,
         effect: &Effect,
     ) -> Option<(Duration, Box<dyn FnOnce() -> Value + Send>)> {
         let (command, _) = self.tools.get(tool)?;
-        let declared = command
-            .timeout
-            .filter(|s| s.is_finite() && *s > 0.0)
-            .and_then(|s| Duration::try_from_secs_f64(s).ok());
-        let limit = declared.or(self.call_timeout)?;
+        let declared = crate::deadline::declared(command);
+        let caller = per_call.unwrap_or_else(|| crate::deadline::caller().limit());
+        let base = declared.or(self.call_timeout);
+        let limit = match (base, caller) {
+            (Some(base), Some(caller)) => base.min(caller),
+            (base, caller) => base.or(caller)?,
+        };
+        let by_declaration = declared == Some(limit);
         let ms = u64::try_from(limit.as_millis()).unwrap_or(u64::MAX);
-        let hint = match declared {
-            Some(_) => "narrow the call: the command declares this limit".to_owned(),
-            None => format!(
+        let hint = match (by_declaration, base == Some(limit)) {
+            (true, _) => "narrow the call: the command declares this limit".to_owned(),
+            (false, true) => format!(
                 "narrow the call, or start the server with a longer limit (`{} mcp --call-timeout SECONDS`)",
                 self.registry.name
             ),
+            (false, false) => {
+                "narrow the call, or give it a longer limit (`_meta: {\"pas/timeout\": SECONDS}`)"
+                    .to_owned()
+            }
         };
+        let declared = declared.filter(|_| by_declaration);
         let error = Error::new(
             codes::TIMEOUT,
             format!("the call ran past its time limit of {ms} ms"),

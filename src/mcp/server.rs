@@ -34,6 +34,10 @@ const REQUEST_CANCELLED: i32 = -32800;
 /// The `_meta` key a call continues an unfinished list with.
 pub const CONTINUATION_META: &str = "pas/continuation";
 
+/// The `_meta` key a call gives its own time limit with, in seconds (a CLI call's `--timeout`:
+/// it may only lower a command's declared limit; `0` is no limit of the caller's).
+pub const TIMEOUT_META: &str = "pas/timeout";
+
 /// How long a handler still running when the session ends may take to return before the
 /// process ends anyway (after rmcp's own wait for the replies in flight).
 const CLOSING_GRACE: Duration = Duration::from_secs(2);
@@ -390,6 +394,10 @@ impl ServerHandler for Server {
             .get(CONTINUATION_META)
             .and_then(Value::as_str)
             .map(str::to_owned);
+        let timeout = match context.meta.get(TIMEOUT_META) {
+            None => None,
+            Some(value) => Some(per_call_timeout(value)?),
+        };
         let tool = request.name.to_string();
         let arguments = request.arguments.unwrap_or_default();
         let held = context.meta.get(META_SCHEMA_HASH).and_then(Value::as_str);
@@ -402,6 +410,7 @@ impl ServerHandler for Server {
             tool: tool.clone(),
             arguments,
             continuation,
+            timeout,
         };
         let mut value = self.submit(call, &context).await?;
         self.schemas.stamp(&tool, &mut value);
@@ -460,5 +469,27 @@ impl ServerHandler for Server {
             .await?;
         let result: ReadResourceResult = typed(value, "resource").map_err(invalid_result)?;
         Ok(ReadResourceResponse::Complete(result))
+    }
+}
+
+/// A call's `_meta` `pas/timeout`: a number of seconds (decimals allowed) from 0 (no limit of
+/// the caller's) to `PAS_TIMEOUT`'s largest; anything else is the call's invalid-params error,
+/// so a limit the caller meant is never silently dropped.
+fn per_call_timeout(value: &Value) -> Result<Option<Duration>, ErrorData> {
+    let seconds = value
+        .as_f64()
+        .filter(|s| (0.0..=crate::env_values::MAX_SECONDS).contains(s));
+    match seconds {
+        Some(0.0) => Ok(None),
+        Some(seconds) => Ok(Some(
+            Duration::from_secs_f64(seconds).max(Duration::from_millis(1)),
+        )),
+        None => Err(ErrorData::new(
+            ErrorCode::INVALID_PARAMS,
+            format!(
+                "`_meta.{TIMEOUT_META}` is {value}: give a number of seconds from 0 (no limit) up"
+            ),
+            None,
+        )),
     }
 }
