@@ -4,7 +4,8 @@
 //! Every tool whose spec (or derive) declares a `filesystem` side effect gets the word, in
 //! every profile. Without a flag it is an inventory, changing nothing: each declared target
 //! (`~` and `$VAR` expanded) with whether it exists, its size and file count, and the
-//! commands that declare it; the runtime's own `--idempotency-key` records are listed too.
+//! commands that declare it; the runtime's own `--idempotency-key` records are listed too (and
+//! removed record by record: only finished ones, see `crate::idempotency::forget_finished`).
 //! `--dry-run` says what a removal would take; the profile's confirm flag (`--force`, robot's
 //! `--yes`) removes it. Only paths inside the tool's own homes are ever removed (its directory
 //! under `$XDG_CACHE_HOME`, `$XDG_STATE_HOME`, `$XDG_DATA_HOME`, or the temp directory): a
@@ -76,6 +77,10 @@ struct Found {
     #[serde(skip_serializing_if = "Option::is_none")]
     refused: Option<String>,
     removed: bool,
+    /// The runtime's idempotency records, record by record: only finished ones go (see
+    /// [`crate::idempotency::Forgotten`]); absent in a plain listing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    records: Option<crate::idempotency::Forgotten>,
 }
 
 /// One process a command kept running on purpose (failure mode 17), from the PID file.
@@ -169,6 +174,15 @@ pub(crate) fn run(registry: &Registry, leaf: &clap::ArgMatches) -> Result<Reply,
     let mut freed = 0;
     for entry in paths.iter_mut().filter(|p| p.exists && p.refused.is_none()) {
         if mode == "list" {
+            continue;
+        }
+        if entry.source == "runtime" {
+            // A record a running or interrupted call needs stays: see `forget_finished`.
+            let records =
+                crate::idempotency::forget_finished(Path::new(&entry.path), mode != "remove")?;
+            freed += records.bytes;
+            entry.removed = mode == "remove" && records.removed > 0;
+            entry.records = Some(records);
             continue;
         }
         freed += entry.bytes;
@@ -306,6 +320,7 @@ fn found(
         files,
         refused,
         removed: false,
+        records: None,
     }
 }
 

@@ -294,15 +294,77 @@ fn cleanup_lists_then_removes_only_what_the_declared_side_effects_left_inside_th
         assert_eq!(removed["mode"], "remove");
         assert_eq!(removed["paths"][0]["removed"], true, "{removed}");
         assert!(!cache.exists(), "{profile}: the declared cache is gone");
+        let left: Vec<String> = std::fs::read_dir(&records)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|name| name.ends_with(".json"))
+            .collect();
         assert!(
-            !records.exists(),
-            "{profile}: the runtime's records are gone"
+            left.is_empty(),
+            "{profile}: the finished record is gone: {left:?}"
         );
+        assert_eq!(removed["paths"][2]["records"]["removed"], 1, "{removed}");
         assert!(
             history.exists(),
             "{profile}: a path outside the homes is never touched"
         );
     }
+}
+
+/// `cleanup --force` forgets finished idempotency records only (issue 28): a record whose key a
+/// running call holds, a pending record of a call that ended before recording its outcome, and a
+/// record that cannot be read all stay, counted, since removing any of them could run a call
+/// twice; a dry run counts the same and removes nothing.
+#[test]
+fn cleanup_keeps_the_idempotency_records_a_retry_still_needs() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("home")).unwrap();
+    let added = shopping(
+        dir.path(),
+        "pas",
+        &["add", "milk", "--idempotency-key", "done"],
+    );
+    assert_eq!(added.status.code(), Some(0), "{added:?}");
+    let records = dir.path().join("state/shopping/idempotency");
+    let finished: Vec<_> = std::fs::read_dir(&records)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    assert_eq!(finished.len(), 1, "{finished:?}");
+    let done = std::fs::read(&finished[0]).unwrap();
+    // A call still running with its key: it holds the key's lock (this test holds it).
+    std::fs::write(records.join("aa.json"), &done).unwrap();
+    let held = std::fs::File::create(records.join("aa.lock")).unwrap();
+    held.lock().unwrap();
+    // A call killed after reserving its key: pending, nobody holds it.
+    let pending = String::from_utf8(done)
+        .unwrap()
+        .replace(r#""state":"done""#, r#""state":"pending""#);
+    assert!(pending.contains(r#""state":"pending""#), "{pending}");
+    std::fs::write(records.join("bb.json"), pending).unwrap();
+    // Not a record at all.
+    std::fs::write(records.join("cc.json"), "not json").unwrap();
+
+    let kept = serde_json::json!({"running": 1, "outcome_unknown": 1, "unreadable": 1});
+    let dry = shopping(dir.path(), "pas", &["cleanup", "--dry-run"]);
+    let dry = json(&dry.stdout);
+    let counted = &dry["paths"][2]["records"];
+    assert_eq!(counted["removed"], 1, "{dry}");
+    for (kind, count) in kept.as_object().unwrap() {
+        assert_eq!(&counted[kind], count, "{kind}: {dry}");
+    }
+    assert!(finished[0].exists(), "a dry run removes nothing");
+
+    let out = shopping(dir.path(), "pas", &["cleanup", "--force"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let removed = json(&out.stdout);
+    assert_eq!(removed["paths"][2]["records"]["removed"], 1, "{removed}");
+    assert!(!finished[0].exists(), "the finished record is forgotten");
+    for name in ["aa.json", "bb.json", "cc.json", "aa.lock"] {
+        assert!(records.join(name).exists(), "{name} stays: {removed}");
+    }
+    drop(held);
 }
 
 #[test]

@@ -336,6 +336,68 @@ fn read(slot: &Slot) -> Result<Option<Record>, Error> {
     Ok(Some(record))
 }
 
+/// What `cleanup` does with the runtime's records: a finished record goes (its key may then
+/// run again: the caller asked to forget it), and three kinds stay, counted, since removing them
+/// could run a call twice: a record whose key a running call holds, a `pending` record nobody
+/// holds (its call ended before recording how: the outcome is unknown), and a record that
+/// cannot be read (no evidence that its call did not happen). Lock files stay: removing one a
+/// waiting call has open would let a second caller lock a new file beside it.
+#[derive(Serialize, Default, Debug, PartialEq, Eq)]
+pub(crate) struct Forgotten {
+    /// Finished records removed (or, in a dry run, that would be).
+    pub(crate) removed: u64,
+    /// Their bytes.
+    pub(crate) bytes: u64,
+    /// Kept: a running call holds the key.
+    pub(crate) running: u64,
+    /// Kept: pending, nobody holds it.
+    pub(crate) outcome_unknown: u64,
+    /// Kept: not a record the runtime can read.
+    pub(crate) unreadable: u64,
+}
+
+/// Forgets the finished records in `dir` (the tool's `idempotency` directory), or with `dry`
+/// counts what that would remove; see [`Forgotten`]. A missing directory holds nothing.
+pub(crate) fn forget_finished(dir: &std::path::Path, dry: bool) -> Result<Forgotten, Error> {
+    let mut done = Forgotten::default();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(done),
+        Err(err) => {
+            return Err(Error::general(format!(
+                "the idempotency records in {} cannot be listed: {err}",
+                dir.display()
+            )));
+        }
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter_map(|name| name.strip_suffix(".json").map(str::to_owned))
+        .collect();
+    names.sort();
+    for name in names {
+        let slot = Slot::open(dir, name.clone(), &name)?;
+        let Some(_lock) = slot.lock(Duration::ZERO)? else {
+            done.running += 1;
+            continue;
+        };
+        match read(&slot) {
+            Ok(None) => {}
+            Ok(Some(record)) if record.state == State::Pending => done.outcome_unknown += 1,
+            Ok(Some(_)) => {
+                let bytes = std::fs::symlink_metadata(slot.record_path()).map_or(0, |m| m.len());
+                if !dry {
+                    slot.remove()?;
+                }
+                done.removed += 1;
+                done.bytes += bytes;
+            }
+            Err(_) => done.unreadable += 1,
+        }
+    }
+    Ok(done)
+}
+
 /// A keyed call, for the answers a repeat gets.
 struct Call<'a> {
     registry: &'a Registry,
