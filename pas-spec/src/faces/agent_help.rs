@@ -263,7 +263,7 @@ fn columns(out: &mut String, rows: &[(String, String)], sep: &str) {
 fn builtins_section(out: &mut String, registry: &Registry) {
     let surface = surface::of(registry.profile);
     let rows: Vec<(String, String)> = surface
-        .reachable_words(registry)
+        .listed_words(registry)
         .map(|b| {
             let mut left = surface::builtin_call(registry, b.word);
             if !b.args.is_empty() {
