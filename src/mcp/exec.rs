@@ -322,8 +322,8 @@ impl Executor {
         let hint = match declared {
             Some(_) => "narrow the call: the command declares this limit".to_owned(),
             None => format!(
-                "narrow the call, or start the server with a longer limit (`{} mcp --call-timeout SECONDS`)",
-                self.registry.name
+                "narrow the call, or start the server with a longer limit (`{} --call-timeout SECONDS`)",
+                pas_spec::surface::builtin_call(&self.registry, super::WORD)
             ),
         };
         let error = Error::new(
