@@ -496,8 +496,14 @@ fn faces_list_only_the_built_ins_the_tool_is_built_with() {
             let doc = llm::render(&registry);
             for word in ["completions", "man"] {
                 let listed = format!("{} {word}", registry.name);
-                assert!(!help.contains(&listed), "{stem} {built:?}: {listed} in\n{help}");
-                assert!(!doc.contains(&listed), "{stem} {built:?}: {listed} in\n{doc}");
+                assert!(
+                    !help.contains(&listed),
+                    "{stem} {built:?}: {listed} in\n{help}"
+                );
+                assert!(
+                    !doc.contains(&listed),
+                    "{stem} {built:?}: {listed} in\n{doc}"
+                );
             }
             // (pas-gen's own `mcp` command wins over the built-in: it is listed as a command.)
             let own_mcp = registry.commands.iter().any(|c| c.argv_path() == ["mcp"]);
@@ -513,7 +519,10 @@ fn faces_list_only_the_built_ins_the_tool_is_built_with() {
         let doc = llm::render(&registry);
         for word in ["completions", "man"] {
             let call = pas_spec::surface::builtin_call(&registry, word);
-            assert!(doc.contains(&format!("`{call}")), "{stem}: {call} in\n{doc}");
+            assert!(
+                doc.contains(&format!("`{call}")),
+                "{stem}: {call} in\n{doc}"
+            );
         }
     }
 }

@@ -167,8 +167,19 @@ fn a_file_named_like_a_built_in_is_counted() {
         .filter(|b| b.profiles.contains(&pas_spec::Profile::Pas))
         .map(|b| b.word)
         .collect();
-    for word in ["docs", "tools", "doctor", "changelog", "man", "mcp", "completions"] {
-        assert!(words.contains(&word), "{word} is a built-in of the pas profile");
+    for word in [
+        "docs",
+        "tools",
+        "doctor",
+        "changelog",
+        "man",
+        "mcp",
+        "completions",
+    ] {
+        assert!(
+            words.contains(&word),
+            "{word} is a built-in of the pas profile"
+        );
     }
     for word in words {
         fs::write(dir.path().join(word), "one two three").unwrap();
@@ -227,7 +238,11 @@ fn built_ins_are_reached_with_the_builtin_flag() {
     );
     assert!(skill.stdout.contains("`word-counter --builtin docs`"));
     let help = run(dir.path(), &["--agent", "--help"]);
-    assert!(help.stdout.contains("word-counter --builtin mcp"), "{}", help.stdout);
+    assert!(
+        help.stdout.contains("word-counter --builtin mcp"),
+        "{}",
+        help.stdout
+    );
     // The flag names the call's built-in: after a file it is an argument error, not a count.
     let late = run(dir.path(), &["--agent", "a.txt", "--builtin", "docs"]);
     assert_eq!(late.code, Some(2), "{}", late.stderr);
@@ -244,7 +259,13 @@ fn built_ins_are_reached_with_the_builtin_flag() {
     // Global flags may come before it.
     let pinned = run(
         dir.path(),
-        &["--agent", "--schema-version", "1.0.0", "--builtin", "changelog"],
+        &[
+            "--agent",
+            "--schema-version",
+            "1.0.0",
+            "--builtin",
+            "changelog",
+        ],
     );
     assert_eq!(pinned.code, Some(0), "{}", pinned.stderr);
 }

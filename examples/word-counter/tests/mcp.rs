@@ -69,5 +69,8 @@ fn the_builtin_flag_serves_mcp() {
     assert!(output.status.success(), "{output:?}");
     let answer: serde_json::Value =
         serde_json::from_slice(output.stdout.split(|b| *b == b'\n').next().unwrap()).unwrap();
-    assert_eq!(answer["result"]["serverInfo"]["name"], "word-counter", "{answer}");
+    assert_eq!(
+        answer["result"]["serverInfo"]["name"], "word-counter",
+        "{answer}"
+    );
 }

@@ -51,7 +51,8 @@ mod tests {
     fn the_manifest_s_pas_kit_features_are_the_scaffold_s() {
         let inline = "[dependencies]\npas-kit = { path = \"../x\", features = [\"mcp\"] }\n";
         assert_eq!(from_manifest(inline), Some(Features::from_names(["mcp"])));
-        let table = "[dependencies.pas-kit]\nversion = \"0.1\"\nfeatures = [\"man\", \"completions\"]\n";
+        let table =
+            "[dependencies.pas-kit]\nversion = \"0.1\"\nfeatures = [\"man\", \"completions\"]\n";
         let both = from_manifest(table).unwrap();
         assert!(both.man && both.completions && !both.mcp);
         let none = "[dependencies]\npas-kit = \"0.1\"\n";
