@@ -79,6 +79,8 @@ impl App {
         rooms: crate::rooms::Rooms,
     ) -> App {
         let paged = crate::page_limit::apply(&mut registry);
+        // The faces list only the optional built-ins this binary has (issue 29, item 3).
+        registry.built = crate::features::BUILT;
         let command = crate::page_limit::apply_to_clap(command, &paged);
         let verbs: Vec<Arc<pas_spec::Command>> = pas_spec::verbs::verb_commands(&registry)
             .into_iter()

@@ -1,8 +1,9 @@
 //! `--builtin WORD` (`pas_spec::surface::BUILTIN_FLAG`): names a built-in word without doubt, in
-//! every tool. Meant for issue 27, item 6: in a tool whose root command takes positionals a bare
-//! word would always be the positional's, and the built-ins reached only this way; that rule is
-//! gated off (`pas_spec::surface::builtins_need_flag` answers `false`) until the validator and
-//! conform reach built-ins through the flag.
+//! every tool. Built-ins never shadow arguments (issue 27, item 6): in a tool whose root command
+//! takes positionals (`word-counter FILE...`) a bare word is always the positional's value (a
+//! file named `docs`, `mcp`, ... is counted) and the built-ins are reached only this way; the
+//! rule is written once, at `pas_spec::surface::BUILTIN_FLAG`, and every face writes the form
+//! `pas_spec::surface::builtin_call` gives.
 
 use pas_spec::Registry;
 
@@ -28,13 +29,28 @@ pub(crate) fn apply(registry: &Registry, pre: &mut Prescan) -> Option<Error> {
     };
     pre.argv.remove(at);
     pre.builtin_words = true;
-    let words: Vec<&str> = pas_spec::surface::of(registry.profile)
-        .reachable_words(registry)
-        .map(|b| b.word)
-        .collect();
+    let surface = pas_spec::surface::of(registry.profile);
+    // Every word the tool answers is accepted (one it is built without answers
+    // FEATURE_NOT_BUILT); the hint names those it is built with, as the faces do.
+    let words: Vec<&str> = surface.reachable_words(registry).map(|b| b.word).collect();
+    let listed: Vec<&str> = surface.listed_words(registry).map(|b| b.word).collect();
     let word = pre.argv.get(at).map(|w| w.to_string_lossy().into_owned());
+    // The word after the flag is the call's command word: only global flags come before it
+    // (`word-counter a.txt --builtin docs` would count `a.txt` and `docs`).
+    let first = crate::argv::command_word(registry, &pre.argv) == Some(at);
     match word {
-        Some(word) if words.contains(&word.as_str()) => None,
+        Some(word) if words.contains(&word.as_str()) && first => None,
+        Some(word) if words.contains(&word.as_str()) => Some(
+            Error::new(
+                codes::INVALID_ARGUMENT,
+                format!("{flag} {word} comes after an argument: it names the call's built-in"),
+            )
+            .with_suggestion(format!(
+                "{} {flag} {word} (global flags may come before it, arguments after it)",
+                registry.name
+            ))
+            .with_details(serde_json::json!({ "accepted": listed })),
+        ),
         given => Some(
             Error::new(
                 codes::INVALID_ARGUMENT,
@@ -46,8 +62,8 @@ pub(crate) fn apply(registry: &Registry, pre: &mut Prescan) -> Option<Error> {
                     None => format!("{flag} needs a built-in word"),
                 },
             )
-            .with_suggestion(format!("{flag} WORD, one of: {}", words.join(", ")))
-            .with_details(serde_json::json!({ "accepted": words })),
+            .with_suggestion(format!("{flag} WORD, one of: {}", listed.join(", ")))
+            .with_details(serde_json::json!({ "accepted": listed })),
         ),
     }
 }

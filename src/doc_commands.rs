@@ -160,7 +160,10 @@ fn man_page(registry: &Registry, cmd: &clap::Command, rest: &[String]) -> Result
                 codes::UNKNOWN_COMMAND,
                 format!("{} has no command `{}`", registry.name, rest.join(" ")),
             )
-            .with_suggestion(format!("{} man, for the tool's page", registry.name))
+            .with_suggestion(format!(
+                "{}, for the tool's page",
+                pas_spec::surface::builtin_call(registry, "man")
+            ))
         })?;
     }
     let mut roff = Vec::new();

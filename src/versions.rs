@@ -34,8 +34,8 @@ pub(crate) fn refusal(registry: &Registry, pre: &crate::argv::Prescan) -> Option
     Some(
         Error::new(pas_spec::builtin_codes::SCHEMA_VERSION_UNSUPPORTED, message)
             .with_suggestion(format!(
-                "--schema-version {have} (or drop the flag); `{} changelog` lists the changes",
-                registry.name
+                "--schema-version {have} (or drop the flag); `{}` lists the changes",
+                pas_spec::surface::builtin_call(registry, WORD)
             ))
             .with_details(json!({ "requested": wanted, "supported": [have] })),
     )

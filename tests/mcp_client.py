@@ -2,7 +2,7 @@
 
 The plan (JSON, the file named by argv[1]) is written by the Rust test tests/mcp_clients.rs:
 
-    {"command": PATH, "args": ["mcp"], "env": {...},
+    {"command": PATH, "args": ["--builtin", "mcp"], "env": {...},
      "tools": {"tools": [...]},                 # what tools/list must equal (`pas-gen mcp`)
      "calls": [{"tool", "arguments", "error": null | CODE, "meta": {...}?}],
      "resources": {"read": [URI...], "missing": URI} | null,
@@ -41,7 +41,7 @@ def dump(model):
 
 async def run(plan):
     params = StdioServerParameters(
-        command=plan["command"], args=plan.get("args", ["mcp"]), env=plan.get("env") or {}
+        command=plan["command"], args=plan.get("args", ["--builtin", "mcp"]), env=plan.get("env") or {}
     )
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:

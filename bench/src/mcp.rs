@@ -114,13 +114,15 @@ struct Server {
 
 impl Server {
     fn start(bin: &std::path::Path) -> Server {
+        // word-counter's root command takes files: a bare `mcp` is a file, the server is
+        // `--builtin mcp`.
         let mut child = Command::new(bin)
-            .arg("mcp")
+            .args(["--builtin", "mcp"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .expect("word-counter mcp runs");
+            .expect("word-counter --builtin mcp runs");
         let stdin = child.stdin.take().expect("piped");
         let stdout = BufReader::new(child.stdout.take().expect("piped"));
         let mut server = Server {

@@ -99,6 +99,17 @@ impl Ctx {
         words
     }
 
+    /// The words that reach built-in `word`, as the tool's faces write them
+    /// (`pas_spec::surface::builtin_argv`): `--builtin WORD` in a tool whose root command takes
+    /// positionals (a bare word would be the positional's value), the bare word elsewhere and
+    /// when the spec is unknown.
+    pub fn builtin(&self, word: &str) -> Vec<String> {
+        match &self.registry {
+            Some(registry) => pas_spec::surface::builtin_argv(registry, word),
+            None => vec![word.to_owned()],
+        }
+    }
+
     /// Runs an example in machine mode (its files provided in the scratch directory).
     pub fn run_example(&mut self, example: &Planned) -> Run {
         if let Some(scratch) = &self.scratch {

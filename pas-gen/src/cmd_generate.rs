@@ -22,7 +22,9 @@ const README_END: &str = "<!-- @generated end -->";
 pub fn generate(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     let spec: String = args.require("spec")?;
     let out = PathBuf::from(args.require::<String>("out")?);
-    let (_, registry) = scaffold::load_spec(&spec)?;
+    let (_, mut registry) = scaffold::load_spec(&spec)?;
+    // The faces it refreshes list the built-ins the project is built with (its Cargo.toml).
+    registry.built = scaffold::features::of_project(&out);
     let code = scaffold::generated(&registry, &scaffold::spec_file_name(&spec))?;
     let path = out.join(GENERATED_RS);
     let old = std::fs::read_to_string(&path).ok();

@@ -134,8 +134,23 @@ fn every_spec_scaffolds_builds_passes_its_tests_and_round_trips() {
 }
 
 /// A scaffold is built on pas-kit's default features, which leave the tooling faces out (issue
-/// 15): each answers with `FEATURE_NOT_BUILT` (exit 1) naming the cargo feature to turn on.
+/// 15): each answers with `FEATURE_NOT_BUILT` (exit 1) naming the cargo feature to turn on, and
+/// no face lists them (issue 29, item 3): its agent help, `docs` and skill name `mcp` (which it
+/// is built with) and neither `completions` nor `man`.
 fn tooling_faces_say_how_to_turn_them_on(binary: &Path) {
+    let name = binary.file_name().unwrap().to_string_lossy().into_owned();
+    for args in [&["--agent", "--help"][..], &["docs"], &["docs", "--skill"]] {
+        let output = Command::new(binary).args(args).output().unwrap();
+        assert!(output.status.success(), "{args:?}: {output:?}");
+        let face = String::from_utf8(output.stdout).unwrap();
+        for word in ["completions", "man"] {
+            let listed = format!("{name} {word}");
+            assert!(!face.contains(&listed), "{args:?} lists {listed}:\n{face}");
+        }
+        if args[0] != "docs" || args.len() == 1 {
+            assert!(face.contains(&format!("{name} mcp")), "{args:?}:\n{face}");
+        }
+    }
     for (args, feature) in [
         (&["--agent", "--validate-pas"][..], "validate-pas"),
         (&["--agent", "completions", "bash"][..], "completions"),
@@ -179,6 +194,13 @@ fn conforms_at_level_1(binary: &Path) {
         .find(|line| line["check"] == "docs.truth")
         .expect("docs.truth ran");
     assert_eq!(truth["status"], "pass", "{}: {truth}", binary.display());
+    // Every built-in its help lists is built (issue 29, item 3): the check ran and passed.
+    let built = report
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .find(|line| line["check"] == "docs.built")
+        .expect("docs.built ran");
+    assert_eq!(built["status"], "pass", "{}: {built}", binary.display());
 }
 
 /// Each scaffolded tree, file by file (with a version dependency, so no local path is pinned).

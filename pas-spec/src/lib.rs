@@ -61,6 +61,7 @@ pub mod derive_declared;
 pub mod diagnostic;
 pub mod diagnostic_codes;
 pub mod faces;
+pub mod features;
 pub mod hardening;
 pub mod job;
 mod json_order;
@@ -80,6 +81,7 @@ pub mod versioning;
 pub mod write;
 
 pub use diagnostic::{Diagnostic, Location, Severity};
+pub use features::Features;
 #[cfg(feature = "load")]
 pub use load::{Format, Source};
 pub use model::*;

@@ -83,6 +83,13 @@ pub struct Registry {
     pub mask_high_entropy: bool,
     /// The tool's commands. A tool with one command and an empty argv path is a single-command tool.
     pub commands: Vec<Command>,
+    /// Which optional faces (pas-kit's cargo features) the tool is built with: not part of the
+    /// spec. Faces list a feature's built-in only where the tool has it; a spec read from a file
+    /// describes a tool with every one ([`crate::Features::ALL`]) until the runtime sets what it
+    /// was built with.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub built: crate::Features,
 }
 
 fn default_level() -> u8 {

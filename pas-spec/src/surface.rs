@@ -48,6 +48,10 @@ pub struct BuiltinWord {
     pub profiles: &'static [Profile],
     /// What kind of answer it gives.
     pub kind: WordKind,
+    /// The pas-kit cargo feature that builds it, if it is optional: faces list the word only in
+    /// a tool built with it ([`crate::Features`]); without it the word answers
+    /// `FEATURE_NOT_BUILT` (`MCP_NOT_BUILT` for `mcp`).
+    pub feature: Option<&'static str>,
 }
 
 /// What a built-in word answers with: the runtime routes each kind to its own room, and a call
@@ -85,6 +89,7 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         args: "[NAME]",
         meaning: "The JSON catalog of every command (or one, by dotted name).",
         kind: WordKind::Face,
+        feature: None,
         profiles: ALL,
     },
     BuiltinWord {
@@ -92,6 +97,7 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         args: "",
         meaning: "The .llm document: the whole contract in Markdown.",
         kind: WordKind::Face,
+        feature: None,
         profiles: ALL,
     },
     BuiltinWord {
@@ -99,6 +105,7 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         args: "<shell>",
         meaning: "Shell completions: bash, zsh, fish, powershell or elvish.",
         kind: WordKind::Face,
+        feature: Some("completions"),
         profiles: ALL,
     },
     BuiltinWord {
@@ -106,6 +113,7 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         args: "[COMMAND...]",
         meaning: "The roff man page of the tool or of one command.",
         kind: WordKind::Face,
+        feature: Some("man"),
         profiles: ALL,
     },
     BuiltinWord {
@@ -113,6 +121,7 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         args: "",
         meaning: "Serve the same commands as an MCP server on stdio (until EOF).",
         kind: WordKind::Server,
+        feature: Some("mcp"),
         profiles: ALL,
     },
     BuiltinWord {
@@ -120,6 +129,7 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         args: "[--session ID]",
         meaning: "The stored sessions (total, resumable_count), or one in detail with --session ID.",
         kind: WordKind::State,
+        feature: None,
         profiles: ROBOT_ONLY,
     },
     BuiltinWord {
@@ -127,6 +137,7 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         args: "[--check-action NAME]",
         meaning: "What the tool can do here: OS, privileges, storage, limits, probes and actions.",
         kind: WordKind::State,
+        feature: None,
         profiles: ROBOT_ONLY,
     },
     BuiltinWord {
@@ -134,6 +145,7 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         args: "",
         meaning: "OS, shell and requirement checks; the call's context and state files.",
         kind: WordKind::State,
+        feature: None,
         profiles: ALL,
     },
     BuiltinWord {
@@ -141,6 +153,7 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         args: "",
         meaning: "Releases as JSON.",
         kind: WordKind::State,
+        feature: None,
         profiles: ALL,
     },
     BuiltinWord {
@@ -149,6 +162,7 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         meaning: "Async jobs: `status ID` is the job's state, exit 0 once it succeeded (the \
                   result in data), else its JOB_* code; `cancel ID` ends it; `list` lists them.",
         kind: WordKind::State,
+        feature: None,
         profiles: ALL,
     },
     BuiltinWord {
@@ -156,6 +170,7 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         args: "",
         meaning: "Whether the tool can work now: ready, degraded or blocked, with fixes.",
         kind: WordKind::State,
+        feature: None,
         profiles: COMPOSE_ONLY,
     },
     BuiltinWord {
@@ -163,6 +178,7 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         args: "show",
         meaning: "Each global flag's effective value and where it came from.",
         kind: WordKind::State,
+        feature: None,
         profiles: COMPOSE_ONLY,
     },
 ];
@@ -195,22 +211,27 @@ pub fn word_shows_schemas(word: &str) -> bool {
         .any(|b| b.word == word && b.kind.shows_schemas())
 }
 
-/// The runtime's flag that names a built-in word (`TOOL --builtin docs`): in every tool, and
-/// the only way to a built-in in a tool whose root command takes positionals
-/// ([`builtins_need_flag`]), where a bare word is always the positional's value (a file named
-/// `docs` is counted, `TOOL --agent mcp` is a file named `mcp`).
+/// The runtime's flag that names a built-in word (`TOOL --builtin docs`).
+///
+/// **The rule** (issue 27, item 6: built-ins never shadow arguments), the one place it is
+/// written; the runtime, the validator, conform and every face follow it:
+///
+/// - `TOOL --builtin WORD [ARGS]` reaches built-in `WORD` in every tool, whatever its commands
+///   (the flag comes before any argument; global flags may precede it).
+/// - In a tool whose root command takes positionals (a one-command tool such as
+///   `word-counter FILE...`, [`builtins_need_flag`]), a bare word is always the positional's
+///   value: a file named `docs`, `tools`, `doctor`, `changelog`, `man`, `completions` or `mcp` is
+///   counted, and `TOOL --agent mcp` never starts the MCP server. There `--builtin WORD` is the
+///   only way to a built-in, and every face writes it so ([`builtin_call`]).
+/// - Everywhere else the bare word works too (`todo docs`, `todo mcp`): no positional could
+///   take it, and a command of the tool's own with that word wins over the built-in.
 pub const BUILTIN_FLAG: &str = "--builtin";
 
 /// Whether a bare built-in word could be a positional's value in this tool: a command at the
 /// root (a one-command tool) takes positionals. There the built-ins are reached only through
-/// [`BUILTIN_FLAG`].
-///
-/// Gated off for now (always `false`): the validator and conform still reach a one-command
-/// tool's built-ins by their bare word, so the shadowing fix waits for them (see
-/// [`root_takes_positionals`] for the rule it will apply).
+/// [`BUILTIN_FLAG`] (see its rule).
 pub fn builtins_need_flag(registry: &Registry) -> bool {
-    let _ = root_takes_positionals(registry);
-    false
+    root_takes_positionals(registry)
 }
 
 /// Whether a command at the root (a one-command tool) takes positionals.
@@ -223,13 +244,24 @@ pub fn root_takes_positionals(registry: &Registry) -> bool {
     })
 }
 
+/// The argv words (after the tool's name) that reach built-in `word` in this tool: `[word]`,
+/// or `[--builtin, word]` where a root positional could take the word
+/// ([`builtins_need_flag`]). Conform and the faces call built-ins with these.
+pub fn builtin_argv(registry: &Registry, word: &str) -> Vec<String> {
+    let mut words = Vec::with_capacity(2);
+    if builtins_need_flag(registry) {
+        words.push(BUILTIN_FLAG.to_owned());
+    }
+    words.push(word.to_owned());
+    words
+}
+
 /// How a caller invokes built-in `word` in this tool: `TOOL word`, or `TOOL --builtin word`
 /// where a root positional could take the word ([`builtins_need_flag`]).
 pub fn builtin_call(registry: &Registry, word: &str) -> String {
-    match builtins_need_flag(registry) {
-        true => format!("{} {BUILTIN_FLAG} {word}", registry.name),
-        false => format!("{} {word}", registry.name),
-    }
+    let mut words = vec![registry.name.clone()];
+    words.extend(builtin_argv(registry, word));
+    words.join(" ")
 }
 
 /// The built-in word that serves MCP (`TOOL mcp`).
@@ -779,7 +811,19 @@ impl Surface {
             .filter(|b| b.profiles.contains(&self.profile))
     }
 
-    /// The built-in words a tool of this profile answers: those no command of its own takes.
+    /// The built-in words the faces list for this tool: those it answers
+    /// ([`Surface::reachable_words`]) and is built with ([`Registry::built`]): a word behind a
+    /// cargo feature the tool lacks answers `FEATURE_NOT_BUILT`, so no face names it.
+    pub fn listed_words<'a>(
+        &'a self,
+        registry: &'a Registry,
+    ) -> impl Iterator<Item = &'static BuiltinWord> + 'a {
+        self.reachable_words(registry)
+            .filter(|b| b.feature.is_none_or(|feature| registry.built.has(feature)))
+    }
+
+    /// The built-in words a tool of this profile answers: those no command of its own takes
+    /// (built or not: a word the tool is built without answers `FEATURE_NOT_BUILT`).
     pub fn reachable_words<'a>(
         &'a self,
         registry: &'a Registry,

@@ -601,6 +601,7 @@ mod tests {
             examples: Vec::new(),
             resources,
             commands: Vec::new(),
+            built: crate::Features::ALL,
             robot: None,
             auth: None,
             requirements: Vec::new(),

@@ -480,3 +480,70 @@ fn pt_agent_faces_show_the_seed_exit_table_and_the_robot_surface() {
         "robot output is the envelope always"
     );
 }
+
+/// Faces list only what is built (issue 29, item 3): a tool built without `completions` and
+/// `man` (a scaffold: pas-kit with `mcp` only) has neither in its agent help or `.llm`, and
+/// one built without `mcp` has no `mcp`; the words every tool has stay.
+#[test]
+fn faces_list_only_the_built_ins_the_tool_is_built_with() {
+    for (stem, mut registry) in all_specs() {
+        for built in [
+            pas_spec::Features::from_names(["mcp"]),
+            pas_spec::Features::NONE,
+        ] {
+            registry.built = built;
+            let help = agent_help::render_tool(&registry);
+            let doc = llm::render(&registry);
+            for word in ["completions", "man"] {
+                let listed = format!("{} {word}", registry.name);
+                assert!(
+                    !help.contains(&listed),
+                    "{stem} {built:?}: {listed} in\n{help}"
+                );
+                assert!(
+                    !doc.contains(&listed),
+                    "{stem} {built:?}: {listed} in\n{doc}"
+                );
+            }
+            // (pas-gen's own `mcp` command wins over the built-in: it is listed as a command.)
+            let own_mcp = registry.commands.iter().any(|c| c.argv_path() == ["mcp"]);
+            let mcp = format!("`{}`", pas_spec::surface::builtin_call(&registry, "mcp"));
+            assert!(
+                own_mcp || doc.contains(&mcp) == built.mcp,
+                "{stem} {built:?}:\n{doc}"
+            );
+            assert!(doc.contains("docs`"), "{stem}: docs is always built");
+        }
+        // With every feature (what a spec describes until told otherwise) they are listed.
+        registry.built = pas_spec::Features::ALL;
+        let doc = llm::render(&registry);
+        for word in ["completions", "man"] {
+            let call = pas_spec::surface::builtin_call(&registry, word);
+            assert!(
+                doc.contains(&format!("`{call}")),
+                "{stem}: {call} in\n{doc}"
+            );
+        }
+    }
+}
+
+/// Built-ins never shadow arguments (issue 27, item 6): a one-command tool whose root takes
+/// positionals writes every built-in as `TOOL --builtin WORD` in every face; a tool with
+/// subcommands keeps the bare word.
+#[test]
+fn a_root_positional_tool_writes_its_built_ins_with_the_flag() {
+    for (stem, registry) in all_specs() {
+        let needs = pas_spec::surface::builtins_need_flag(&registry);
+        assert_eq!(needs, stem == "word-counter", "{stem}");
+        let doc = llm::render(&registry);
+        let docs = format!("`{} --builtin docs`", registry.name);
+        assert_eq!(doc.contains(&docs), needs, "{stem}:\n{doc}");
+        let bare = format!("`{} docs`", registry.name);
+        assert_eq!(doc.contains(&bare), !needs, "{stem}:\n{doc}");
+        let skill = pas_spec::faces::skill::render(&registry);
+        assert!(
+            skill.contains(&pas_spec::surface::builtin_call(&registry, "docs")),
+            "{stem}:\n{skill}"
+        );
+    }
+}

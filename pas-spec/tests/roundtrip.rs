@@ -240,6 +240,8 @@ fn hard_registry(strings: &[&str]) -> Registry {
         }),
     };
     Registry {
+        // Not part of the spec: a registry read back has the default.
+        built: Default::default(),
         spec_version: 1,
         name: text(4),
         version: text(5),

@@ -26,14 +26,14 @@ pub(crate) fn unknown(registry: &Registry, name: &str, code: &'static str) -> Er
     let nearest = catalog::nearest(registry, name);
     let hint = if nearest.is_empty() {
         format!(
-            "run `{} tools` for every command's dotted name",
-            registry.name
+            "run `{}` for every command's dotted name",
+            pas_spec::surface::builtin_call(registry, "tools")
         )
     } else {
         format!(
-            "did you mean {}? `{} tools` lists every command",
+            "did you mean {}? `{}` lists every command",
             nearest.join(", "),
-            registry.name
+            pas_spec::surface::builtin_call(registry, "tools")
         )
     };
     Error::new(code, format!("no command is named `{name}`"))

@@ -333,8 +333,8 @@ impl Executor {
         let hint = match (by_declaration, base == Some(limit)) {
             (true, _) => "narrow the call: the command declares this limit".to_owned(),
             (false, true) => format!(
-                "narrow the call, or start the server with a longer limit (`{} mcp --call-timeout SECONDS`)",
-                self.registry.name
+                "narrow the call, or start the server with a longer limit (`{} --call-timeout SECONDS`)",
+                pas_spec::surface::builtin_call(&self.registry, super::WORD)
             ),
             (false, false) => {
                 "narrow the call, or give it a longer limit (`_meta: {\"pas/timeout\": SECONDS}`)"

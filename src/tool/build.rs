@@ -202,6 +202,8 @@ pub(crate) fn registry(
         requirements: Vec::new(),
         changelog: tool.changelog,
         mask_high_entropy: tool.mask_high_entropy,
+        // What this binary is built with: the faces list only those built-ins.
+        built: crate::features::BUILT,
     };
     if let (Some(declarations), Some(declared)) = (declarations, tool.declared.take())
         && let Err(problem) = (declarations.tool)(declared, &mut registry)

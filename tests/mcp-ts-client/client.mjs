@@ -23,7 +23,7 @@ const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
 
 const transport = new StdioClientTransport({
   command: plan.command,
-  args: plan.args ?? ["mcp"],
+  args: plan.args ?? ["--builtin", "mcp"],
   env: { ...process.env, ...(plan.env ?? {}) },
   stderr: "inherit",
 });

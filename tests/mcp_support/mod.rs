@@ -33,10 +33,14 @@ pub fn expected_tools(bin: &Path) -> Value {
     pas::spec::faces::mcp::tools_list(&registry)
 }
 
+/// How every test starts a tool's MCP server: `TOOL --builtin mcp`, the form that works in every
+/// tool (in a one-command tool whose root takes positionals, a bare `mcp` is a file's name).
+pub const SERVE: [&str; 2] = ["--builtin", "mcp"];
+
 /// A plan for `bin`: its tools, no calls yet.
 pub fn plan(bin: &Path, name: &str, env: Value) -> Value {
     json!({
-        "command": bin, "args": ["mcp"], "env": env, "tools_name": name,
+        "command": bin, "args": SERVE, "env": env, "tools_name": name,
         "tools": expected_tools(bin), "calls": [],
         "resources": null, "cancel": null, "progress": null, "concurrent": null,
     })
@@ -94,7 +98,7 @@ pub fn run_clients_counted(plan: &Value) -> (String, usize) {
     // The clients start `sh`, which runs the server and copies what it writes.
     let mut traced = plan.clone();
     let bin = plan["command"].as_str().unwrap();
-    // The plan's arguments (`mcp`, and the server's own flags), each quoted for `sh`.
+    // The plan's arguments (`--builtin mcp`, and the server's own flags), each quoted for `sh`.
     let args: Vec<String> = plan["args"]
         .as_array()
         .map(|args| {
@@ -103,7 +107,7 @@ pub fn run_clients_counted(plan: &Value) -> (String, usize) {
                 .map(|a| format!("'{a}'"))
                 .collect()
         })
-        .unwrap_or_else(|| vec!["mcp".to_owned()]);
+        .unwrap_or_else(|| SERVE.iter().map(|a| format!("'{a}'")).collect());
     let script = format!(
         "'{bin}' {} 2>>'{}' | tee -a '{}'",
         args.join(" "),
@@ -181,11 +185,11 @@ pub struct Session {
 }
 
 impl Session {
-    /// Starts `bin mcp` with `env` added and initializes the session.
+    /// Starts `bin --builtin mcp` with `env` added and initializes the session.
     pub fn start(bin: &Path, env: &[(&str, &Path)]) -> Session {
         use std::process::Stdio;
         let mut child = Command::new(bin)
-            .arg("mcp")
+            .args(SERVE)
             .envs(env.iter().map(|(k, v)| (*k, *v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

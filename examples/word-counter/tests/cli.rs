@@ -155,6 +155,62 @@ fn stable_output_keeps_the_files_in_the_order_given() {
     );
 }
 
+/// Built-ins never shadow arguments (issue 27, item 6): word-counter's root command takes files,
+/// so a bare word is always a file, never a built-in. A file named like each built-in is counted
+/// (exit 0), with the same count as a person's call; `word-counter --agent mcp` counts the file
+/// `mcp` and starts no server.
+#[test]
+fn a_file_named_like_a_built_in_is_counted() {
+    let dir = files();
+    let words: Vec<&str> = pas_spec::surface::BUILTIN_WORDS
+        .iter()
+        .filter(|b| b.profiles.contains(&pas_spec::Profile::Pas))
+        .map(|b| b.word)
+        .collect();
+    for word in [
+        "docs",
+        "tools",
+        "doctor",
+        "changelog",
+        "man",
+        "mcp",
+        "completions",
+    ] {
+        assert!(
+            words.contains(&word),
+            "{word} is a built-in of the pas profile"
+        );
+    }
+    for word in words {
+        fs::write(dir.path().join(word), "one two three").unwrap();
+        // (A server started by mistake would answer no count: its stdin here is empty.)
+        let agent = word_counter(dir.path())
+            .args(["--agent", word])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&agent.stderr);
+        assert_eq!(agent.status.code(), Some(0), "{word}: {stderr}");
+        let line: Value = serde_json::from_slice(&agent.stdout).unwrap();
+        assert_eq!(line, json!({"file": word, "words": 3}), "{word}");
+        // A person's call counts the same file, the same number.
+        let human = run(dir.path(), &[word]);
+        assert_eq!(human.code, Some(0), "{word}: {}", human.stderr);
+        assert_eq!(human.stdout, format!("{word}: 3 words\n"), "{word}");
+        // After other files too, and with a built-in word's usual arguments.
+        let many = run(dir.path(), &["--agent", "a.txt", word]);
+        assert_eq!(
+            many.stdout,
+            format!("{{\"file\":\"a.txt\",\"words\":3}}\n{{\"file\":\"{word}\",\"words\":3}}\n"),
+            "{word}"
+        );
+    }
+    // A missing file named so is the file error, not a built-in.
+    let empty = tempfile::tempdir().unwrap();
+    let missing = run(empty.path(), &["--agent", "mcp"]);
+    assert_eq!(missing.code, Some(100), "{}", missing.stderr);
+    assert_eq!(error_line(&missing.stderr)["error"], "FILE_NOT_FOUND");
+}
+
 #[test]
 fn built_ins_are_reached_with_the_builtin_flag() {
     let dir = files();
@@ -172,6 +228,46 @@ fn built_ins_are_reached_with_the_builtin_flag() {
     assert!(error["suggestion"].as_str().unwrap().contains("docs"));
     let skill = run(dir.path(), &["--agent", "--builtin", "docs", "--skill"]);
     assert_eq!(skill.code, Some(0), "{}", skill.stderr);
+    // Every face writes the built-ins so: .llm, the skill and the agent help.
+    let docs = run(dir.path(), &["--agent", "--builtin", "docs"]);
+    assert!(
+        docs.stdout.contains("`word-counter --builtin docs`")
+            && docs.stdout.contains("`word-counter --builtin mcp`"),
+        "{}",
+        docs.stdout
+    );
+    assert!(skill.stdout.contains("`word-counter --builtin docs`"));
+    let help = run(dir.path(), &["--agent", "--help"]);
+    assert!(
+        help.stdout.contains("word-counter --builtin mcp"),
+        "{}",
+        help.stdout
+    );
+    // The flag names the call's built-in: after a file it is an argument error, not a count.
+    let late = run(dir.path(), &["--agent", "a.txt", "--builtin", "docs"]);
+    assert_eq!(late.code, Some(2), "{}", late.stderr);
+    assert!(late.stdout.is_empty());
+    let error = error_line(&late.stderr);
+    assert_eq!(error["error"], "INVALID_ARGUMENT");
+    assert!(
+        error["suggestion"]
+            .as_str()
+            .unwrap()
+            .contains("word-counter --builtin docs"),
+        "{error}"
+    );
+    // Global flags may come before it.
+    let pinned = run(
+        dir.path(),
+        &[
+            "--agent",
+            "--schema-version",
+            "1.0.0",
+            "--builtin",
+            "changelog",
+        ],
+    );
+    assert_eq!(pinned.code, Some(0), "{}", pinned.stderr);
 }
 
 #[test]

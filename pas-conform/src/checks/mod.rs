@@ -2,6 +2,7 @@
 //! to, and the table that says which contract and level demands each.
 
 mod agent_flag;
+mod built;
 mod compose;
 mod declared;
 mod errors;
@@ -483,6 +484,14 @@ pub const CHECKS: &[Check] = &[
         ALL,
         "the help's exit codes, output shapes and flags are what the binary does",
         truth::docs_truth
+    ),
+    check!(
+        "docs.built",
+        "PAS 4.1",
+        1,
+        ALL,
+        "every built-in the help lists is built: none answers FEATURE_NOT_BUILT or MCP_NOT_BUILT",
+        built::listed_builtins_are_built
     ),
     check!(
         "safety.force",

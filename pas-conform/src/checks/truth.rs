@@ -43,7 +43,7 @@ fn machine_flags() -> Vec<(&'static str, &'static str)> {
 }
 
 /// The rows of a help section (`TITLE:` or `TITLE (...):` up to the next blank line).
-fn section<'a>(help: &'a str, title: &str) -> Vec<&'a str> {
+pub(super) fn section<'a>(help: &'a str, title: &str) -> Vec<&'a str> {
     let mut lines = help.lines();
     let found = lines.by_ref().any(|line| {
         line.strip_prefix(title)

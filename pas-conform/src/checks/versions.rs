@@ -45,7 +45,9 @@ pub fn schema_version(ctx: &mut Ctx) -> Verdict {
     if own_word {
         return Verdict::skip("a command of the tool's own takes the word changelog");
     }
-    let word = vec!["changelog".to_owned()];
+    // Reached as the faces write it: `--builtin changelog` where a root positional would take
+    // the bare word (pas_spec::surface::builtin_argv).
+    let word = ctx.builtin("changelog");
     let listed = ctx.run(&Call::new(&ctx.machine(&word)));
     // A tool without the built-in (not made with pas) answers it as an unknown word; a
     // one-command tool's agent help lists no global flags, so the answer is what says.

@@ -7,6 +7,7 @@
 
 pub mod calls;
 pub mod escape;
+pub mod features;
 pub mod templates;
 
 use std::path::{Path, PathBuf};
@@ -89,9 +90,11 @@ impl Runtime {
                 table.insert("version", version.as_str().into());
             }
         }
-        let mut features = toml_edit::Array::new();
-        features.push("mcp");
-        table.insert("features", features.into());
+        let mut names = toml_edit::Array::new();
+        for feature in features::SCAFFOLD {
+            names.push(*feature);
+        }
+        table.insert("features", names.into());
         table.to_string().trim().to_owned()
     }
 }
@@ -152,6 +155,11 @@ pub fn project(
     runtime: &Runtime,
     templates: Option<&Path>,
 ) -> Result<Vec<File>, pas::Error> {
+    // Its faces list the built-ins the scaffold is built with (its Cargo.toml's features).
+    let registry = &features::as_built(
+        registry,
+        pas_spec::Features::from_names(features::SCAFFOLD.iter().copied()),
+    );
     let generated = generated(registry, spec_file)?;
     let context = context(spec_file, registry, runtime)?;
     let env = templates::environment(templates).map_err(template_error)?;

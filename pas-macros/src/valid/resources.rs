@@ -137,5 +137,6 @@ fn skeleton() -> Registry {
         requirements: Vec::new(),
         changelog: Vec::new(),
         mask_high_entropy: false,
+        built: pas_spec::Features::ALL,
     }
 }

@@ -129,6 +129,11 @@ pub fn render_command(registry: &Registry, command: &Command) -> String {
     error_codes_section(&mut out, registry, Some(&own));
     let patterns = command.anti_patterns.iter().chain(&registry.anti_patterns);
     anti_patterns_section(&mut out, registry, patterns);
+    // A one-command tool's help is its command's: the built-ins are listed here too, in the
+    // form that reaches them (`TOOL --builtin WORD` where the root takes positionals).
+    if path.is_empty() {
+        builtins_section(&mut out, registry);
+    }
     out
 }
 
@@ -259,11 +264,12 @@ fn columns(out: &mut String, rows: &[(String, String)], sep: &str) {
 }
 
 /// The words the runtime answers itself (`tools`, `docs`, ...): the profile's, minus any a
-/// command of the tool takes. They work with or without the machine switch, after global flags.
+/// command of the tool takes and any it is built without, each written as it is called
+/// (`surface::builtin_call`). They work with or without the machine switch, after global flags.
 fn builtins_section(out: &mut String, registry: &Registry) {
     let surface = surface::of(registry.profile);
     let rows: Vec<(String, String)> = surface
-        .reachable_words(registry)
+        .listed_words(registry)
         .map(|b| {
             let mut left = surface::builtin_call(registry, b.word);
             if !b.args.is_empty() {

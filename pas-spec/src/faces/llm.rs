@@ -303,7 +303,7 @@ fn machine_mode(registry: &Registry) -> String {
     };
     let help = surface.invocation_prefix(registry).join(" ");
     let words: Vec<String> = surface
-        .reachable_words(registry)
+        .listed_words(registry)
         .map(
             |b| match b.args.starts_with(['[', '<']) || b.args.is_empty() {
                 true => format!("`{}`", surface::builtin_call(registry, b.word)),

@@ -94,10 +94,10 @@ pub fn render(registry: &Registry) -> String {
         .join(" ");
     let _ = writeln!(
         out,
-        "## Reference\n\n`{}` (what `{} docs` prints) has every parameter, output field and \
+        "## Reference\n\n`{}` (what `{}` prints) has every parameter, output field and \
          per-command error; `{prefix} <command> --help` shows one command.",
         reference_path(registry),
-        doc.name,
+        crate::surface::builtin_call(registry, "docs"),
     );
     out
 }

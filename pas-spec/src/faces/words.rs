@@ -368,11 +368,12 @@ pub(crate) fn input_text(registry: &Registry, command: &Command) -> String {
     if command.input_schema.is_some() && command.stdin != StdinMode::None {
         let _ = write!(
             text,
-            " JSON on stdin is checked against the inputSchema (`{} tools {}`) before the \
+            " JSON on stdin is checked against the inputSchema (`{} {}`) before the \
              command runs: loose JSON (trailing commas, comments, single quotes, bare keys, a \
              code fence) is corrected, each correction an INPUT_CORRECTED warning; JSON that \
              breaks the schema is INVALID_VALUE with every problem in details.violations.",
-            registry.name, command.name
+            crate::surface::builtin_call(registry, "tools"),
+            command.name
         );
     }
     text
