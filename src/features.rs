@@ -9,7 +9,7 @@ use pas_spec::Registry;
 use crate::error::Error;
 
 /// The constant of a built-in face the tool was built without (exit 1).
-pub const FEATURE_NOT_BUILT: &str = "FEATURE_NOT_BUILT";
+pub use pas_spec::runtime_codes::FEATURE_NOT_BUILT;
 
 /// `face` (as typed, e.g. `--validate-pas`) needs the cargo feature `feature` of pas-kit.
 #[cfg_attr(
