@@ -9,7 +9,7 @@ use pas_spec::Registry;
 use crate::error::Error;
 
 /// The constant of a built-in face the tool was built without (exit 1).
-pub const FEATURE_NOT_BUILT: &str = "FEATURE_NOT_BUILT";
+pub use pas_spec::runtime_codes::FEATURE_NOT_BUILT;
 
 /// The optional faces this build of pas-kit has: what every face of the tool lists
 /// ([`pas_spec::Registry::built`]), so no face names a word that answers [`FEATURE_NOT_BUILT`].

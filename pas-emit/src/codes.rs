@@ -9,18 +9,25 @@ use crate::names::{self, Scope};
 use crate::plan::{ERROR_CODE, Plan};
 use crate::text::{doc, lit};
 
+/// The `ErrorCode` variant of each of the registry's exit codes, in order (`CITY_NOT_FOUND` ->
+/// `CityNotFound`).
+pub(crate) fn variants(registry: &pas_spec::Registry) -> Vec<String> {
+    let mut variants = Scope::with(&["Self"]);
+    registry
+        .exit_codes
+        .iter()
+        .map(|code| variants.fresh(names::pascal(&[&code.name.to_ascii_lowercase()])))
+        .collect()
+}
+
 /// The `ErrorCode` enum of `plan`'s registry, one variant per declared exit code.
 pub(crate) fn error_codes(plan: &Plan) -> TokenStream {
     let registry = plan.registry;
     let ident = names::ident(ERROR_CODE);
-    let mut variants = Scope::with(&["Self"]);
-    let codes: Vec<(proc_macro2::Ident, &pas_spec::ExitCode)> = registry
-        .exit_codes
-        .iter()
-        .map(|code| {
-            let variant = variants.fresh(names::pascal(&[&code.name.to_ascii_lowercase()]));
-            (names::ident(&variant), code)
-        })
+    let codes: Vec<(proc_macro2::Ident, &pas_spec::ExitCode)> = variants(registry)
+        .into_iter()
+        .zip(&registry.exit_codes)
+        .map(|(variant, code)| (names::ident(&variant), code))
         .collect();
     let definitions = codes.iter().map(|(variant, code)| {
         let text = doc(&format!(

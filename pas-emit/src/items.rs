@@ -23,12 +23,18 @@ pub(crate) enum ItemType {
     Nothing,
 }
 
-/// The structs already made, by suffix and schema: commands that share one output schema (a
-/// YAML anchor, say) share one struct, so a handler can pass one command's result to another.
+/// The structs already made, by schema: commands whose output schemas are equal share one
+/// struct, so a handler can pass one command's result to another (an object command's result
+/// and a list command's item alike).
+///
+/// Equal means structurally: the same JSON, keys in the same order (the order is the struct's
+/// field order, and so the order the result is written in). A YAML anchor and its aliases are
+/// always equal, since the loader expands them; two schemas written out alike are equal too;
+/// a `$ref` is compared as written, not resolved.
 pub(crate) type Shared = std::collections::HashMap<String, Ident>;
 
 /// Chooses the item type of `command`; `base` is its UpperCamelCase name. A struct shared by
-/// several commands is named after the first of them.
+/// several commands is named after the first of them (`AddOutput` for `add` and `list`).
 pub(crate) fn item_type(
     command: &Command,
     base: &str,
@@ -44,7 +50,7 @@ pub(crate) fn item_type(
                 OutputKind::List | OutputKind::Events => "Item",
                 _ => "Output",
             };
-            let key = format!("{suffix} {schema}");
+            let key = schema.to_string();
             let ident = shared
                 .entry(key)
                 .or_insert_with(|| names::ident(&types.fresh(format!("{base}{suffix}"))))
@@ -79,7 +85,7 @@ pub(crate) fn path(item: &ItemType) -> TokenStream {
 /// The struct definition, when the item is a generated struct; `commands` are every command
 /// whose result it is (the first decides the wording).
 pub(crate) fn definition(item: &ItemType, commands: &[&Command]) -> Option<TokenStream> {
-    let command = commands.first()?;
+    commands.first()?;
     let ItemType::Struct { ident, schema } = item else {
         return None;
     };
@@ -113,15 +119,33 @@ pub(crate) fn definition(item: &ItemType, commands: &[&Command]) -> Option<Token
             }
         }
     });
-    let which = match command.output {
-        OutputKind::List => "One item of",
-        OutputKind::Events => "One event of",
-        _ => "The result of",
+    // "The result of `a`; one item of `b`, `c`", in the order the commands first come.
+    let which = |output: OutputKind| match output {
+        OutputKind::List => "one item of",
+        OutputKind::Events => "one event of",
+        _ => "the result of",
     };
-    let names: Vec<String> = commands.iter().map(|c| format!("`{}`", c.name)).collect();
+    let mut phrases: Vec<(&str, Vec<String>)> = Vec::new();
+    for command in commands {
+        let name = format!("`{}`", command.name);
+        match phrases
+            .iter_mut()
+            .find(|(w, _)| *w == which(command.output))
+        {
+            Some((_, names)) => names.push(name),
+            None => phrases.push((which(command.output), vec![name])),
+        }
+    }
+    let phrases: Vec<String> = phrases
+        .into_iter()
+        .map(|(which, names)| format!("{which} {}", names.join(", ")))
+        .collect();
+    let phrases = phrases.join("; ");
+    let whose = if commands.len() > 1 { "their" } else { "its" };
     let doc = text::doc(&format!(
-        "{which} {}, as its `outputSchema` describes it.",
-        names.join(", ")
+        "{}{}, as {whose} `outputSchema` describes it.",
+        phrases[..1].to_uppercase(),
+        &phrases[1..]
     ));
     Some(quote! {
         #doc

@@ -110,6 +110,17 @@ pub struct HandlerSignature {
     pub output: String,
 }
 
+/// The generated `ErrorCode` enum's variants: (the exit code's name, its variant), in the
+/// registry's order (`("CITY_NOT_FOUND", "CityNotFound")`).
+pub fn error_code_variants(registry: &Registry) -> Vec<(String, String)> {
+    registry
+        .exit_codes
+        .iter()
+        .map(|code| code.name.clone())
+        .zip(codes::variants(registry))
+        .collect()
+}
+
 /// The `pas::Resources` methods a scaffold of `registry` stubs (none without resources).
 pub fn resource_signatures(registry: &Registry) -> Vec<HandlerSignature> {
     handlers::resource_stubs(registry)

@@ -79,10 +79,7 @@ fn command(old: &Command, new: &Command, push: &mut dyn FnMut(&'static str, Stri
             ),
         );
     } else if old.output_schema != new.output_schema {
-        push(
-            "outputChanged",
-            "the outputSchema changed: build the result with the new fields".to_owned(),
-        );
+        output_fields(old, new, push);
     }
     if old.input_schema != new.input_schema {
         push(
@@ -124,6 +121,91 @@ fn command(old: &Command, new: &Command, push: &mut dyn FnMut(&'static str, Stri
             "pagingChanged",
             "its paging changed: check how the handler pages".to_owned(),
         );
+    }
+}
+
+/// The result's fields added, removed, retyped or made required or optional, one change each;
+/// a schema that changed elsewhere (descriptions, constraints, a shape that is not an object of
+/// properties) is one `outputChanged` that says so.
+fn output_fields(old: &Command, new: &Command, push: &mut dyn FnMut(&'static str, String)) {
+    let (Some(before), Some(after)) = (fields(old), fields(new)) else {
+        push(
+            "outputChanged",
+            "the outputSchema changed: build the result as it now describes".to_owned(),
+        );
+        return;
+    };
+    let mut any = false;
+    for (name, now) in &after {
+        match before.iter().find(|(n, _)| n == name) {
+            None => push(
+                "outputFieldAdded",
+                format!("new result field `{name}` ({now}): set it"),
+            ),
+            Some((_, was)) if was != now => push(
+                "outputFieldChanged",
+                format!("the result field `{name}` is now {now} (was {was})"),
+            ),
+            Some(_) => continue,
+        }
+        any = true;
+    }
+    for (name, _) in &before {
+        if !after.iter().any(|(n, _)| n == name) {
+            push(
+                "outputFieldRemoved",
+                format!("the result field `{name}` is gone: stop setting it"),
+            );
+            any = true;
+        }
+    }
+    if !any {
+        push(
+            "outputChanged",
+            "the outputSchema changed, its fields and their types did not: check the values against its descriptions and constraints".to_owned(),
+        );
+    }
+}
+
+/// The fields of a command's result as the generated struct has them: (name, `integer,
+/// required`), in the schema's order; `None` when the schema is no object of properties.
+fn fields(command: &Command) -> Option<Vec<(String, String)>> {
+    let schema = command.output_schema.as_ref()?;
+    let properties = schema.get("properties")?.as_object()?;
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(serde_json::Value::as_array)
+        .map(|names| names.iter().filter_map(serde_json::Value::as_str).collect())
+        .unwrap_or_default();
+    Some(
+        properties
+            .iter()
+            .map(|(name, property)| {
+                let presence = match required.contains(&name.as_str()) {
+                    true => "required",
+                    false => "optional",
+                };
+                (name.clone(), format!("{}, {presence}", json_type(property)))
+            })
+            .collect(),
+    )
+}
+
+/// A property's JSON type in a few words: `integer`, `a list of string`, `any JSON`.
+fn json_type(property: &serde_json::Value) -> String {
+    match property.get("type") {
+        Some(serde_json::Value::String(ty)) if ty == "array" => match property.get("items") {
+            Some(items) => format!("a list of {}", json_type(items)),
+            None => "a list".to_owned(),
+        },
+        Some(serde_json::Value::String(ty)) => ty.clone(),
+        Some(serde_json::Value::Array(types)) => types
+            .iter()
+            .filter_map(serde_json::Value::as_str)
+            .collect::<Vec<_>>()
+            .join(" or "),
+        _ if property.get("enum").is_some() => "one of its enum".to_owned(),
+        _ => "any JSON".to_owned(),
     }
 }
 
@@ -227,4 +309,66 @@ fn shape(param: &Parameter) -> String {
         parts.push("positional".to_owned());
     }
     parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn registry(schema: serde_json::Value) -> Registry {
+        serde_json::from_value(serde_json::json!({
+            "specVersion": 1, "name": "t", "version": "1.0.0", "summary": "s",
+            "commands": [{"name": "get", "description": "d", "output": "object", "outputSchema": schema}]
+        }))
+        .unwrap()
+    }
+
+    /// Regression (issue 29): one field changing type was "the outputSchema changed: build the
+    /// result with the new fields".
+    #[test]
+    fn each_result_field_change_is_named() {
+        let old = registry(
+            serde_json::json!({"type": "object", "required": ["id"], "properties": {
+                "id": {"type": "integer"}, "size": {"type": "integer"}, "gone": {"type": "string"}, "tags": {"type": "array", "items": {"type": "string"}}
+            }}),
+        );
+        let new = registry(
+            serde_json::json!({"type": "object", "required": ["id", "tags"], "properties": {
+                "id": {"type": "integer"}, "size": {"type": "number"}, "tags": {"type": "array", "items": {"type": "string"}}, "added": {"type": "boolean"}
+            }}),
+        );
+        let found: Vec<(&str, String)> = changes(&old, &new)
+            .into_iter()
+            .map(|c| (c.change, c.text))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "outputFieldChanged",
+                    "the result field `size` is now number, optional (was integer, optional)".to_owned()
+                ),
+                (
+                    "outputFieldChanged",
+                    "the result field `tags` is now a list of string, required (was a list of string, optional)".to_owned()
+                ),
+                ("outputFieldAdded", "new result field `added` (boolean, optional): set it".to_owned()),
+                ("outputFieldRemoved", "the result field `gone` is gone: stop setting it".to_owned()),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_schema_changed_beside_its_fields_says_so() {
+        let old = registry(
+            serde_json::json!({"type": "object", "properties": {"id": {"type": "integer"}}}),
+        );
+        let new = registry(
+            serde_json::json!({"type": "object", "properties": {"id": {"type": "integer", "minimum": 1}}}),
+        );
+        let found = changes(&old, &new);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].change, "outputChanged");
+        assert!(found[0].text.contains("did not"), "{found:?}");
+    }
 }

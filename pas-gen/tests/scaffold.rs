@@ -242,6 +242,81 @@ fn collect(root: &Path, dir: &Path, files: &mut BTreeMap<String, String>) {
     }
 }
 
+/// Issue 29: one output schema shared by several commands (a YAML anchor) is one generated
+/// struct, whatever the commands' output kinds: a scaffold whose `list` hands back what `add`
+/// built builds and answers it.
+#[test]
+fn a_shared_output_schema_is_one_struct_a_scaffold_builds_with() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("tasks.yaml");
+    std::fs::write(
+        &spec,
+        "specVersion: 1\nname: tasks\nversion: 1.0.0\nsummary: Tasks.\ncommands:\n  - name: add\n    description: Add a task.\n    effect: write\n    parameters:\n      - {name: title, kind: positional, required: true, description: The title.}\n    output: object\n    outputSchema: &task\n      type: object\n      required: [id, title]\n      properties:\n        id: {type: integer}\n        title: {type: string}\n  - name: list\n    description: Every task.\n    output: list\n    outputSchema: *task\n",
+    )
+    .unwrap();
+    let out = dir.path().join("tasks");
+    new_project(&spec, &out, &[]).success();
+    let generated = std::fs::read_to_string(out.join("src/generated.rs")).unwrap();
+    assert_eq!(
+        generated.matches("pub struct AddOutput").count(),
+        1,
+        "{generated}"
+    );
+    assert!(!generated.contains("ListItem"), "{generated}");
+    std::fs::write(
+        out.join("src/handlers.rs"),
+        "use pas::{Context, Error, Items};\nuse crate::generated::*;\n\npub struct Tool;\n\n\
+         impl Handlers for Tool {\n\
+         fn add(&self, args: AddArgs, _c: &Context) -> Result<AddOutput, Error> { Ok(AddOutput { id: 1, title: args.title }) }\n\
+         fn list(&self, _args: ListArgs, ctx: &Context) -> Result<Items<AddOutput>, Error> { let one = self.add(AddArgs { title: \"milk\".into() }, ctx)?; Ok(Items::ok(vec![one])) }\n}\n",
+    )
+    .unwrap();
+    cargo(&out, &["build"]);
+    let run = Command::new(scaffold_target().join("debug/tasks"))
+        .args(["--agent", "list"])
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{run:?}");
+    assert_eq!(
+        String::from_utf8(run.stdout).unwrap(),
+        "{\"id\":1,\"title\":\"milk\"}\n"
+    );
+}
+
+/// Issue 29: every scaffold's README told its author to write weather's
+/// `ErrorCode::CityNotFound`; its example is now the tool's own first error code.
+#[test]
+fn the_scaffold_readme_s_error_example_is_the_tool_s_own() {
+    for spec in specs() {
+        let registry = load(&spec);
+        let dir = tempfile::tempdir().unwrap();
+        new_project(&spec, dir.path(), &[]).success();
+        let readme = std::fs::read_to_string(dir.path().join("README.md")).unwrap();
+        let name = spec.display();
+        match registry.exit_codes.iter().find(|c| !c.success) {
+            Some(code) => {
+                let variant = pas_emit::error_code_variants(&registry)
+                    .into_iter()
+                    .find(|(n, _)| *n == code.name)
+                    .unwrap()
+                    .1;
+                let example = format!(
+                    "`Err(ErrorCode::{variant}.error(\"...\"))` for `{}`",
+                    code.name
+                );
+                assert!(readme.contains(&example), "{name}: {readme}");
+            }
+            None => assert!(
+                readme.contains("the spec declares none yet"),
+                "{name}: {readme}"
+            ),
+        }
+        if registry.name != "weather" {
+            assert!(!readme.contains("CityNotFound"), "{name}: {readme}");
+        }
+    }
+}
+
 #[test]
 fn a_directory_that_is_not_empty_is_refused_unless_forced() {
     let dir = tempfile::tempdir().unwrap();
@@ -663,13 +738,16 @@ fn generate_after_adding_a_flag_names_it_and_refreshes_the_readme() {
     };
     insta::assert_snapshot!("generate-nothing-to-do", generate());
 
-    // `current` gains a flag and an error, loses nothing; `search` changes its parameter's type.
+    // `current` gains a flag and an error, loses nothing; `search` changes its parameter's type;
+    // `current`'s result field `humidity` is retyped (issue 29: once "the outputSchema changed:
+    // build the result with the new fields").
     let changed = text
         .replacen(
             "        description: City name, optionally with a country code (`Paris,FR`).\n",
             "        description: City name, optionally with a country code (`Paris,FR`).\n      - name: untagged\n        type: boolean\n        description: Only untagged ones.\n",
             1,
-        );
+        )
+        .replacen("humidity: {type: integer,", "humidity: {type: number,", 1);
     assert_ne!(changed, text, "the spec changed");
     std::fs::write(&spec, &changed).unwrap();
     let report = generate();
@@ -678,6 +756,16 @@ fn generate_after_adding_a_flag_names_it_and_refreshes_the_readme() {
         "{report}"
     );
     assert!(report.contains("README.md: rewritten"), "{report}");
+    assert!(
+        report.contains(
+            "current: the result field `humidity` is now number, optional (was integer, optional)"
+        ),
+        "{report}"
+    );
+    assert!(
+        !report.contains("build the result with the new fields"),
+        "{report}"
+    );
     insta::assert_snapshot!("generate-after-adding-a-flag", report);
     let readme = std::fs::read_to_string(out.join("README.md")).unwrap();
     assert!(

@@ -144,6 +144,14 @@ fn tool(tool: &ToolAttrs, ctxt: &Ctxt) -> Profile {
                     profile.as_str()
                 ),
             );
+        } else if profile != Profile::Robot && pas_spec::runtime_codes::owned_by_runtime(&name) {
+            // The validator's E095: the runtime raises the constant itself, with its own meaning.
+            ctxt.spanned(
+                &exit.name,
+                format!(
+                    "`{name}` is an error constant the runtime raises itself: give the tool's own failure a name of its own, e.g. `UPSTREAM_{name}`"
+                ),
+            );
         }
         if seen_names.insert(name.clone(), &exit.name).is_some() {
             ctxt.spanned(
@@ -167,6 +175,11 @@ fn tool(tool: &ToolAttrs, ctxt: &Ctxt) -> Profile {
                 100..=125 => None,
                 _ => Some("a tool's own codes are 100-125"),
             };
+            // The validator's E096: the runtime's TIMEOUT exits 124, inside the tools' range.
+            let runtime = pas_spec::runtime_codes::runtime_exit_in_tool_range(code)
+                .filter(|_| profile == Profile::Pas)
+                .map(|name| format!("{code} is the runtime's `{name}`; pick another number"));
+            let problem = problem.map(str::to_owned).or(runtime);
             if let Some(problem) = problem {
                 ctxt.spanned(
                     &exit.code,

@@ -109,6 +109,8 @@ pub const CODES: &[(&str, &str)] = &[
     ("E092", "untrusted fields on a command without structured output, or not in its outputSchema"),
     ("E093", "a side effect has an empty target"),
     ("E094", "a job command's settings are wrong: a `job` block without `output: job`, a zero or inconsistent pollIntervalMs/timeoutMs, a `timeout` on a job, or the `job` word unreachable"),
+    ("E095", "pas/compose: an exit code takes the name of an error constant the runtime raises itself (TIMEOUT, INTERRUPTED, FORCE_REQUIRED, ...)"),
+    ("E096", "pas: an exit code takes the number the runtime gives one of its own constants (124, TIMEOUT)"),
     ("E097", "a changelog entry's version is not a semantic version, is above the tool's, or is listed twice; or its date is not YYYY-MM-DD"),
     ("E098", "a command's lock name is not a safe file name, or the tool declares no LOCK_HELD exit code"),
     ("E099", "a command's declared limit (timeout, maxOutputBytes, maxInputBytes) is not a positive number"),

@@ -45,6 +45,7 @@
 //! - [`verbs`]: the level 3 and 4 verb commands synthesized from `resources`.
 //! - [`diagnostic_codes`]: every diagnostic code (`E0NN`, `W0NN`) with its summary.
 //! - [`builtin_codes`]: the error constants and exit codes every built CLI has.
+//! - [`runtime_codes`]: the runtime's other constants; no tool may declare any of them.
 //! - [`faces`]: the text faces (agent help, `.llm`, MCP `tools/list`), shared with the runtime.
 //!
 //! Parse, validate and emit are separate steps: [`check_source`] runs the first two.
@@ -69,6 +70,7 @@ mod json_order;
 pub mod load;
 pub mod model;
 pub mod robot;
+pub mod runtime_codes;
 pub mod schema;
 pub mod sorting;
 #[cfg(feature = "load")]

@@ -142,7 +142,7 @@ fn weather_keeps_its_key_secret() {
     assert_eq!(days.unwrap().ty, ParamType::Integer);
     for (code, name) in [
         (100, "CITY_NOT_FOUND"),
-        (103, "TIMEOUT"),
+        (103, "UPSTREAM_TIMEOUT"),
         (104, "NETWORK_ERROR"),
         (105, "RATE_LIMITED"),
     ] {

@@ -19,7 +19,7 @@ use crate::clap_face::arg_id;
 use crate::error::Error;
 
 /// The constant of a destructive command run without `--force`.
-pub const FORCE_REQUIRED: &str = "FORCE_REQUIRED";
+pub use pas_spec::runtime_codes::FORCE_REQUIRED;
 
 /// Whether the call asked for a dry run.
 pub(crate) fn dry_run(command: &Command, leaf: &ArgMatches) -> bool {

@@ -8,7 +8,7 @@ use crate::handler_args::Args;
 use crate::reply::Reply;
 
 /// The constant of `tools NAME` for a name the registry does not have.
-pub const UNKNOWN_TOOL: &str = "UNKNOWN_TOOL";
+pub use pas_spec::runtime_codes::UNKNOWN_TOOL;
 
 pub(crate) fn run(registry: &Registry, args: &Args) -> Result<Reply, Error> {
     let Some(name) = args.get::<String>("name")? else {

@@ -852,14 +852,17 @@ fn pull(
 }
 
 fn cancelled_error() -> Error {
-    Error::new("CANCELLED", "the client cancelled the call")
+    Error::new(
+        pas_spec::runtime_codes::CANCELLED,
+        "the client cancelled the call",
+    )
 }
 
 /// The error of a request still waiting when the session ended (its reply is written only if
 /// the client still reads): nothing happened, so it may be made again.
 fn not_run() -> Error {
     Error::new(
-        "CANCELLED",
+        pas_spec::runtime_codes::CANCELLED,
         "the session ended before the call ran: nothing was done",
     )
     .with_suggestion("make the call again if it is still wanted")

@@ -79,7 +79,7 @@ use pas_spec::Registry;
 pub const WORD: &str = "mcp";
 
 /// The constant of `TOOL mcp` in a tool built without the `mcp` feature.
-pub const MCP_NOT_BUILT: &str = "MCP_NOT_BUILT";
+pub use pas_spec::runtime_codes::MCP_NOT_BUILT;
 
 /// The server's own flag: the time limit of a call whose command declares none.
 pub const CALL_TIMEOUT_FLAG: &str = "--call-timeout";

@@ -151,7 +151,7 @@ fn run_protocol(
             // The client left (or never initialized): the server ends, quietly on stdout.
             Err(err) => eprintln!(
                 "{}",
-                json!({"error": "MCP_SESSION_ENDED", "message": format!("the MCP session ended before it began: {err}")})
+                json!({"error": pas_spec::runtime_codes::MCP_SESSION_ENDED, "message": format!("the MCP session ended before it began: {err}")})
             ),
         }
     });

@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 use crate::error::Error;
 
 /// The constant of a call made against an older schema than the server's.
-pub const SCHEMA_STALE: &str = "SCHEMA_STALE";
+pub use pas_spec::runtime_codes::SCHEMA_STALE;
 
 /// The exit code the CLI gives an argument error: what a stale call's result reports.
 const STALE_EXIT: u8 = 2;

@@ -43,7 +43,7 @@ pub use types::{
 };
 
 /// The error constant of a verb the registry offers but the handler does not implement.
-pub const NOT_IMPLEMENTED: &str = "NOT_IMPLEMENTED";
+pub use pas_spec::runtime_codes::NOT_IMPLEMENTED;
 
 /// The handlers of a tool's resources: one method per verb. Only the verbs a resource offers
 /// are ever called, with a path that resource's template matched; the others keep their

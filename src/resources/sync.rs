@@ -32,7 +32,7 @@ const MAX_DIRECTORIES: usize = 100_000;
 const MAX_DEPTH: usize = 64;
 
 /// The error constant of a tree that links back into itself (failure mode 66).
-pub const SYMLINK_LOOP: &str = "SYMLINK_LOOP";
+pub use pas_spec::runtime_codes::SYMLINK_LOOP;
 
 /// The events of one sync, produced lazily.
 pub(crate) fn pull<R: Resources>(

@@ -10,14 +10,14 @@ use crate::error::Error;
 
 /// A path (through a symbolic link, or a `..` in a link's target) leads outside the store's
 /// root. The store refused it; nothing outside was read, written or removed.
-pub const PATH_ESCAPES_ROOT: &str = "PATH_ESCAPES_ROOT";
+pub use pas_spec::runtime_codes::PATH_ESCAPES_ROOT;
 /// The store's own path is empty, or names something that is not a directory (a file, a
 /// device such as `/dev/null`).
-pub const STORE_PATH_INVALID: &str = "STORE_PATH_INVALID";
+pub use pas_spec::runtime_codes::STORE_PATH_INVALID;
 
 /// A file of the store is not a regular file (a pipe, a device, a directory where a file is
 /// meant) or is larger than [`super::READ_LIMIT`]: it was not read.
-pub const STORE_FILE_INVALID: &str = "STORE_FILE_INVALID";
+pub use pas_spec::runtime_codes::STORE_FILE_INVALID;
 
 /// Whether `err` is cap-std's refusal of a path that leads out of the root: a
 /// `PermissionDenied` the library made itself (the kernel's `EXDEV` from `RESOLVE_BENEATH` is

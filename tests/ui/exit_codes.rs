@@ -11,7 +11,10 @@ use pas::AgentTool;
     exit_code(101, TAKEN, "Taken"),
     exit_code(101, TAKEN, "Taken again"),
     exit_code(102, MISSING),
-    exit_code(103, GONE, "Gone", loudly)
+    exit_code(103, GONE, "Gone", loudly),
+    exit_code(104, TIMEOUT, "The upstream service did not answer"),
+    exit_code(105, FORCE_REQUIRED, "Refused"),
+    exit_code(124, SLOW, "Slow")
 )]
 enum Tool {
     /// Fetch a thing.

@@ -2,9 +2,10 @@
 //! the tool's ERROR CODES, so a handler that fails with a code the registry does not know (a
 //! typo such as `CITY_NOTFOUND`) breaks the contract. A pas-built tool in a debug build reports
 //! it itself (`INTERNAL_ERROR` with `details.undeclared`), which fails this check; any other
-//! constant neither declared nor built in is noted, since runtimes add constants of their own.
+//! constant neither declared nor the runtime's own (pas-spec's `runtime_codes`, the list pas's
+//! runtime defines its constants in) is noted, since other runtimes add constants of their own.
 
-use pas_spec::builtin_codes;
+use pas_spec::{Registry, declare, runtime_codes};
 use serde_json::Value;
 
 use super::Verdict;
@@ -36,9 +37,7 @@ pub fn known(ctx: &mut Ctx) -> Verdict {
             );
         }
         let code = error["error"].as_str().unwrap_or_default().to_owned();
-        let known = builtin_codes::builtin(&code).is_some()
-            || registry.exit_codes.iter().any(|c| c.name == code);
-        if !known && !unknown.contains(&code) {
+        if !is_known(&registry, &code) && !unknown.contains(&code) {
             unknown.push(code);
         }
     }
@@ -47,8 +46,51 @@ pub fn known(ctx: &mut Ctx) -> Verdict {
         verdict
     } else {
         verdict.note(format!(
-            "constants neither declared nor built in (the runtime's own?): {}",
+            "constants neither declared nor pas's own (another runtime's?): {}",
             unknown.join(", ")
         ))
+    }
+}
+
+/// Whether an agent can look `code` up: the tool declares it, or pas's runtime raises it itself
+/// (a built-in, a constant of its own such as `FORCE_REQUIRED`, or one the tool's `auth` or
+/// `requirements` let it raise).
+fn is_known(registry: &Registry, code: &str) -> bool {
+    runtime_codes::owned_by_runtime(code)
+        || runtime_codes::HANDLER_CODES.contains(&code)
+        || registry.exit_codes.iter().any(|c| c.name == code)
+        || declare::declared_code_in(registry, code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression (issue 29): conform noted pas's own `FORCE_REQUIRED` as "neither declared nor
+    /// built in".
+    #[test]
+    fn the_runtime_s_own_constants_are_known_and_a_stranger_is_not() {
+        let registry: Registry = serde_json::from_value(serde_json::json!({
+            "specVersion": 1, "name": "t", "version": "1.0.0", "summary": "s",
+            "exitCodes": [{"code": 100, "name": "NOT_FOUND", "meaning": "m"}],
+            "commands": [{"name": "rm", "description": "d", "effect": "destructive"}]
+        }))
+        .unwrap();
+        for code in [
+            "FORCE_REQUIRED",
+            "TIMEOUT",
+            "INVALID_VALUE",
+            "FEATURE_NOT_BUILT",
+            "NOT_IMPLEMENTED",
+            "STORE_FILE_INVALID",
+            "NOT_FOUND",
+        ] {
+            assert!(is_known(&registry, code), "{code}");
+        }
+        assert!(!is_known(&registry, "NOT_FUOND"));
+        assert!(
+            !is_known(&registry, "AUTH_REQUIRED"),
+            "the tool declares no auth"
+        );
     }
 }

@@ -119,6 +119,9 @@ struct Context<'a> {
     /// How agent help is asked for, e.g. `todo --help` or `weather --agent --help`.
     help_call: String,
     agent_help: String,
+    /// The README's example of a handler failing with one of the spec's own codes: (name,
+    /// `ErrorCode` variant) of its first error code, none when it declares none.
+    error_example: Option<(String, String)>,
     handlers: Vec<pas_emit::HandlerSignature>,
     /// The `pas::Resources` verbs to stub (a level 3/4 spec's).
     resources: Vec<pas_emit::HandlerSignature>,
@@ -247,6 +250,11 @@ fn context<'a>(
             words.join(" ")
         },
         agent_help: pas_spec::faces::agent_help::render_tool(registry),
+        error_example: pas_emit::error_code_variants(registry)
+            .into_iter()
+            .zip(&registry.exit_codes)
+            .find(|(_, code)| !code.success)
+            .map(|(example, _)| example),
         handlers,
         resources: pas_emit::resource_signatures(registry),
         has_globals: !registry.global_flags.is_empty(),

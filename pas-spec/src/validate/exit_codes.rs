@@ -56,6 +56,23 @@ fn check_name<'a>(
             ),
             "Give the tool's own code another name; commands may list the implicit one in `errors` without declaring it.",
         );
+    } else if context.profile() != Profile::Robot && crate::runtime_codes::owned_by_runtime(name) {
+        // robot 11 reports a runtime error under its role's constant and the spec's table wins
+        // for every name, so only pas and compose would print one meaning and run another.
+        report.error(
+            "E095",
+            &pointer,
+            format!("`{name}` is an error constant the runtime raises itself, with its own meaning{}.", match crate::builtin_codes::builtin(name) {
+                Some(builtin) if context.profile() == Profile::Pas => format!(" and exit code {}", builtin.exit),
+                _ => String::new(),
+            }),
+            format!(
+                "Give the tool's own failure a name of its own, e.g. `{}`, and use it in the commands' `errors`; the runtime raises and documents `{name}` by itself.",
+                own_name(name)
+            ),
+        );
+        // Declared all the same: the commands that name it are not wrong a second time.
+        names.entry(name).or_insert(index);
     } else if let Some(first) = names.get(name) {
         report.error(
             "E023",
@@ -106,6 +123,16 @@ fn check_code(
     if context.profile() == Profile::Robot {
         return;
     }
+    if context.profile() == Profile::Pas
+        && let Some(runtime) = crate::runtime_codes::runtime_exit_in_tool_range(code)
+    {
+        report.error(
+            "E096",
+            &pointer,
+            format!("Exit code {code} is the runtime's `{runtime}` in the pas profile."),
+            "Pick another number from 100 to 125, so an agent can tell the tool's failure from the runtime's.",
+        );
+    }
     let profile = context.profile().as_str();
     if code <= 2 {
         report.error(
@@ -131,6 +158,11 @@ fn check_code(
             tool_range_hint(context.profile()),
         );
     }
+}
+
+/// A name for a tool's own code beside the runtime's: `TIMEOUT` -> `UPSTREAM_TIMEOUT`.
+fn own_name(name: &str) -> String {
+    format!("UPSTREAM_{name}")
 }
 
 fn tool_range_hint(profile: Profile) -> &'static str {

@@ -121,3 +121,84 @@ fn robot_has_no_implicit_codes() {
     });
     assert_exactly(&found, &[("E029", "/commands/0/errors/0")]);
 }
+
+#[test]
+fn the_runtime_s_own_constants_are_not_the_tool_s() {
+    let found = codes(json!([
+        {"code": 100, "name": "TIMEOUT", "meaning": "a"},
+        {"code": 101, "name": "INTERRUPTED", "meaning": "b"},
+        {"code": 102, "name": "TERMINATED", "meaning": "c"},
+        {"code": 103, "name": "FORCE_REQUIRED", "meaning": "d"},
+        {"code": 104, "name": "JOB_LOST", "meaning": "e"},
+        {"code": 105, "name": "UPSTREAM_TIMEOUT", "meaning": "f"},
+        {"code": 106, "name": "LOCK_HELD", "meaning": "g"},
+        {"code": 107, "name": "NOT_FOUND", "meaning": "h"}
+    ]));
+    assert_exactly(
+        &found,
+        &[
+            ("E095", "/exitCodes/0/name"),
+            ("E095", "/exitCodes/1/name"),
+            ("E095", "/exitCodes/2/name"),
+            ("E095", "/exitCodes/3/name"),
+            ("E095", "/exitCodes/4/name"),
+        ],
+    );
+    let timeout = found
+        .iter()
+        .find(|d| d.pointer == "/exitCodes/0/name")
+        .unwrap();
+    assert!(timeout.message.contains("exit code 124"), "{timeout:?}");
+    assert!(
+        timeout
+            .hint
+            .as_deref()
+            .unwrap_or_default()
+            .contains("UPSTREAM_TIMEOUT"),
+        "{timeout:?}"
+    );
+    // compose prints the name too (its exit is 1 or 2 whatever the number).
+    let compose = check(|s| {
+        s["profile"] = json!("compose");
+        s["exitCodes"] = json!([{"code": 100, "name": "TIMEOUT", "meaning": "a"}, {"code": 101, "name": "NOT_FOUND", "meaning": "b"}]);
+    });
+    assert_exactly(&compose, &[("E095", "/exitCodes/0/name")]);
+}
+
+#[test]
+fn the_runtime_s_exit_124_is_not_the_tool_s() {
+    let found = codes(
+        json!([{"code": 124, "name": "SLOW", "meaning": "a"}, {"code": 100, "name": "NOT_FOUND", "meaning": "b"}]),
+    );
+    assert_exactly(&found, &[("E096", "/exitCodes/0/code")]);
+    // compose exits 0, 1 or 2: its table's numbers are no process status.
+    let compose = check(|s| {
+        s["profile"] = json!("compose");
+        s["exitCodes"] = json!([{"code": 124, "name": "SLOW", "meaning": "a"}, {"code": 100, "name": "NOT_FOUND", "meaning": "b"}]);
+    });
+    assert_exactly(&compose, &[]);
+}
+
+/// Regression (issue 29): weather declared `103 TIMEOUT`, the checker said nothing, and every
+/// face showed `TIMEOUT (124)`. The old form is refused where it is written, with a hint.
+#[test]
+fn weather_s_old_timeout_is_refused_where_it_is_declared() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../specs/weather.yaml");
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(
+        text.contains("name: UPSTREAM_TIMEOUT"),
+        "weather keeps its own name"
+    );
+    let old = text.replace("UPSTREAM_TIMEOUT", "TIMEOUT");
+    let (_, diagnostics) = pas_spec::check_source(&pas_spec::Source::new(
+        "weather.yaml",
+        old,
+        pas_spec::Format::Yaml,
+    ));
+    let errors: Vec<_> = diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert_eq!(errors[0].code, "E095");
+    assert_eq!(errors[0].pointer, "/exitCodes/3/name");
+    let location = errors[0].location.as_ref().expect("located");
+    assert_eq!(location.line, 43, "{location:?}");
+}
