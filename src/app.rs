@@ -506,6 +506,7 @@ impl App {
                 &self.registry,
                 &cmd,
                 &pre.argv,
+                &pre.given,
                 crate::stdin_ids::read_stdin,
             ) {
                 Ok(piped) => piped,

@@ -59,6 +59,7 @@ pub(crate) fn substitute(
     registry: &Registry,
     cmd: &clap::Command,
     argv: &[OsString],
+    given: &[OsString],
     stdin: impl FnOnce() -> std::io::Result<String>,
 ) -> Result<Option<Vec<OsString>>, Error> {
     let dashes: Vec<usize> = argv
@@ -117,12 +118,19 @@ pub(crate) fn substitute(
     if !many && ids.len() > 1 {
         // One call takes one id: the same call once per id is what was meant, and the shell
         // says it exactly (`xargs -I{}` puts each id where the `-` stood).
-        let words: Vec<String> = argv
+        // The call as given (the runtime's flags included), its one `-` the id's place.
+        let dash = given
+            .iter()
+            .skip(1)
+            .take_while(|w| w.as_encoded_bytes() != b"--")
+            .position(|w| w.as_encoded_bytes() == b"-")
+            .map(|i| i + 1);
+        let words: Vec<String> = given
             .iter()
             .enumerate()
             .map(|(i, w)| match i {
                 0 => registry.name.clone(),
-                _ if i == dashes[0] => "{}".to_owned(),
+                _ if Some(i) == dash => "{}".to_owned(),
                 _ => shell_word(&w.to_string_lossy()),
             })
             .collect();

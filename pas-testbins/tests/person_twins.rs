@@ -44,8 +44,7 @@ fn run(program: &Path, args: &[&str]) -> Seen {
     }
 }
 
-const AGENT_LINE: &str =
-    "\nAgents: add --agent for JSON output and JSON errors; `twin --agent --help` describes the contract.\n";
+const AGENT_LINE: &str = "\nAgents: add --agent for JSON output and JSON errors; `twin --agent --help` describes the contract.\n";
 
 #[test]
 fn calls_without_the_agent_flag_answer_as_the_plain_clap_tool() {
@@ -103,13 +102,23 @@ fn machine_mode_keeps_the_agent_faces() {
     // The runtime's flags are in the agent help, not in a person's.
     let agent = run(&pas, &["--agent", "save", "--help"]);
     assert_eq!(agent.code, Some(0), "{agent:?}");
-    assert!(agent.stdout.contains("--idempotency-key"), "{}", agent.stdout);
+    assert!(
+        agent.stdout.contains("--idempotency-key"),
+        "{}",
+        agent.stdout
+    );
     let root = run(&pas, &["--agent", "--help"]);
     for flag in ["--output-id", "--max-output", "--timeout", "--config"] {
         assert!(root.stdout.contains(flag), "{flag}: {}", root.stdout);
     }
     let person = run(&pas, &["save", "--help"]).stdout + &run(&pas, &["--help"]).stdout;
-    for flag in ["--idempotency-key", "--output-id", "--max-output", "--timeout", "--config"] {
+    for flag in [
+        "--idempotency-key",
+        "--output-id",
+        "--max-output",
+        "--timeout",
+        "--config",
+    ] {
         assert!(!person.contains(flag), "{flag}: {person}");
     }
     // A bare call in machine mode (PAS_AGENT=1) is the first-contact probe: help, exit 0.
@@ -124,7 +133,10 @@ fn machine_mode_keeps_the_agent_faces() {
 #[test]
 fn an_unknown_command_with_agent_help_is_unknown_command() {
     let (_dir, _plain, pas) = twins();
-    for args in [&["--agent", "nope", "--help"][..], &["nope", "--agent", "--help"]] {
+    for args in [
+        &["--agent", "nope", "--help"][..],
+        &["nope", "--agent", "--help"],
+    ] {
         let seen = run(&pas, args);
         assert_eq!(seen.code, Some(2), "{seen:?}");
         assert!(seen.stdout.is_empty(), "{seen:?}");
@@ -138,7 +150,10 @@ fn an_unknown_command_with_agent_help_is_unknown_command() {
 #[test]
 fn a_command_flag_before_its_subcommand_word_is_read_where_it_belongs() {
     let (_dir, _plain, pas) = twins();
-    assert_eq!(run(&pas, &["--shout", "greet", "ada"]).stdout, "HELLO ADA\n");
+    assert_eq!(
+        run(&pas, &["--shout", "greet", "ada"]).stdout,
+        "HELLO ADA\n"
+    );
     let agent = run(&pas, &["--agent", "--shout", "greet", "ada"]);
     assert_eq!(agent.stdout, "{\"text\":\"HELLO ADA\"}\n", "{agent:?}");
     // A flag no command of the call has stays an error.
