@@ -357,7 +357,8 @@ commands:
         }
         // What a handler reads stays in both.
         assert!(parsed.iter().any(|l| l == "format"));
-        assert!(documented.get_after_help().is_some());
+        // A `pas` tool's person help is the tool's own: no examples (`crate::person_help`).
+        assert!(documented.get_after_help().is_none());
         assert!(parsing.get_after_help().is_none());
         assert!(documented.get_version().is_some());
         // Whatever the pre-scan left, both parse to the same values.

@@ -23,14 +23,14 @@ pub(crate) fn moved(
         Some(ContextValue::String(arg)) => arg.clone(),
         _ => return None,
     };
-    let (name, inline_value) = match refused.strip_prefix("--")?.split_once('=') {
-        Some((name, _)) => (name.to_owned(), true),
-        None => (refused.strip_prefix("--")?.to_owned(), false),
+    // clap names the flag without its `=value`; argv has the word as written.
+    let name = refused.strip_prefix("--")?.to_owned();
+    let written = |w: &OsString| {
+        let w = w.to_string_lossy();
+        w == refused || w.strip_prefix(refused.as_str()).is_some_and(|v| v.starts_with('='))
     };
-    let at = argv
-        .iter()
-        .take_while(|w| *w != "--")
-        .position(|w| *w == *refused)?;
+    let at = argv.iter().take_while(|w| *w != "--").position(written)?;
+    let inline_value = argv[at].to_string_lossy().contains('=');
     let mut root = cmd.clone();
     root.build();
     let mut current = &root;

@@ -119,7 +119,7 @@ commands:
         for words in [&["t", "-h"][..], &["t", "--help"], &["t", "get", "--help"]] {
             let text = help(&cmd, words);
             for runtime in [
-                "--agent ",
+                "--validate-only",
                 "--output-id",
                 "--max-output",
                 "--format",
