@@ -253,10 +253,12 @@ impl App {
         crate::output_id::set(pre.output_id);
         crate::stable::set(pre.stable_output);
         crate::entropy::set_unmask(pre.unmask);
-        // A bare invocation is a first-contact probe: it answers the root help and exits 0
-        // (failure mode 21), whatever the tool requires of a real call. The robot profile,
-        // whose every call answers one envelope, answers it as `capabilities` (robot 5.8).
-        if raw.len() == 1 && !root_runs_bare(&self.registry) {
+        // A bare invocation in machine mode is a first-contact probe: it answers the root help
+        // and exits 0 (failure mode 21), whatever the tool requires of a real call. The robot
+        // profile, whose every call answers one envelope, answers it as `capabilities` (robot
+        // 5.8). A person's bare call is the tool's own (clap's: a usage error when a command
+        // or argument is required), as it was before the tool adopted pas.
+        if raw.len() == 1 && machine_mode(&self.registry, &pre) && !root_runs_bare(&self.registry) {
             crate::bare_call::answer(&self.registry, &mut pre);
         }
         pre.locate_command(&self.registry);
@@ -474,12 +476,10 @@ impl App {
             Ok(cmd) => cmd,
             Err(error) => return Outcome::Failed(error),
         };
-        // Agent help: with `--agent`, or always where output is machine output always.
-        let agent_help_wanted = pre.agent
-            || pas_spec::surface::of(self.registry.profile)
-                .machine_switch
-                .is_none();
-        if pre.help && agent_help_wanted {
+        // Agent help: with `--agent`, or always where output is machine output always. A word
+        // that names no command is the error a person's `nope --help` gets, not the root's help.
+        let agent_help_wanted = machine_mode(&self.registry, pre);
+        if pre.help && agent_help_wanted && !names_unknown_command(&cmd, &pre.argv) {
             return agent_help(shared, &cmd, &pre.argv);
         }
         // `--show-config` (failure mode 28): the settings and their sources, whatever command
@@ -508,6 +508,7 @@ impl App {
                 &self.registry,
                 &cmd,
                 &pre.argv,
+                &pre.given,
                 crate::stdin_ids::read_stdin,
             ) {
                 Ok(piped) => piped,
@@ -526,6 +527,20 @@ impl App {
             };
             parsed = cmd.try_get_matches_from_mut(argv.iter());
         }
+        // A command's own flag before its subcommand word, read where it belongs.
+        let placed = match &parsed {
+            Err(err) => crate::flag_place::moved(&cmd, argv, err),
+            Ok(_) => None,
+        };
+        if let Some(words) = &placed
+            && let Ok(matches) = cmd.try_get_matches_from_mut(words.iter())
+        {
+            parsed = Ok(matches);
+        }
+        let argv = match (&placed, &parsed) {
+            (Some(words), Ok(_)) => &words[..],
+            _ => argv,
+        };
         match parsed {
             Ok(matches) => {
                 // A handler or built-in may block: a signal must end it promptly.
@@ -540,6 +555,16 @@ impl App {
                     if crate::closed_stdout::stdout_was_closed() =>
                 {
                     Outcome::Failed(crate::ending::output_lost(&crate::streams::closed_error()))
+                }
+                // Machine mode's `--version` says the PAS level the tool backs; a person's is
+                // the tool's own text.
+                ErrorKind::DisplayVersion if agent_help_wanted => {
+                    let line = clap_augment::version_line(&self.registry);
+                    let mut output = shared.lock();
+                    match output.sinks.stdout.write(line.as_bytes()) {
+                        Ok(()) => Outcome::Success,
+                        Err(err) => Stop::from(err).into(),
+                    }
                 }
                 ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => match err.print() {
                     Ok(()) => Outcome::Success,
@@ -1077,10 +1102,23 @@ fn full_command(
         Some(jobs) => (jobs.augment)(command, registry),
         None => command,
     };
-    match rooms.robot(registry) {
+    let command = match rooms.robot(registry) {
         Some(robot) => (robot.augment)(command, registry),
         None => command,
+    };
+    match documented {
+        true => crate::person_help::apply(command, registry),
+        false => command,
     }
+}
+
+/// Whether the call's output is machine output: `--agent` (or `PAS_AGENT`), or a profile
+/// without a machine switch (compose, robot: machine output always).
+fn machine_mode(registry: &Registry, pre: &Prescan) -> bool {
+    pre.agent
+        || pas_spec::surface::of(registry.profile)
+            .machine_switch
+            .is_none()
 }
 
 fn root_runs_bare(registry: &Registry) -> bool {
@@ -1088,6 +1126,18 @@ fn root_runs_bare(registry: &Registry) -> bool {
         .commands
         .iter()
         .any(|c| c.argv_path().is_empty() && !c.parameters.iter().any(|p| p.required))
+}
+
+/// Whether argv names a word where a command is expected that is no command (`tool nope
+/// --help`): clap refuses it even beside `--help`, so a person's call is an error, and so is
+/// the agent's. The look parses once more, on the help path only.
+fn names_unknown_command(cmd: &clap::Command, argv: &[OsString]) -> bool {
+    if !cmd.has_subcommands() {
+        return false;
+    }
+    cmd.clone()
+        .try_get_matches_from(argv)
+        .is_err_and(|err| err.kind() == ErrorKind::InvalidSubcommand)
 }
 
 fn agent_help(shared: &Shared, cmd: &clap::Command, argv: &[OsString]) -> Outcome {

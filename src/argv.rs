@@ -33,6 +33,8 @@ pub const VALIDATE_FLAG: &str = "--validate-pas";
 pub(crate) struct Prescan {
     /// argv without the runtime's flags (`argv[0]` kept).
     pub argv: Vec<OsString>,
+    /// argv as given, the runtime's flags included (a hint that repeats the call quotes it).
+    pub given: Vec<OsString>,
     /// `--agent` was given, or the environment variable is set.
     pub agent: bool,
     /// `--agent` itself was in argv (a profile without it refuses the flag, not the variable).
@@ -122,7 +124,8 @@ pub(crate) fn prescan(args: impl IntoIterator<Item = OsString>, env_agent: bool)
         agent: env_agent,
         ..Prescan::default()
     };
-    let mut args = args.into_iter();
+    found.given = args.into_iter().collect();
+    let mut args = found.given.clone().into_iter();
     found.argv.extend(args.next());
     let mut options_ended = false;
     while let Some(arg) = args.next() {

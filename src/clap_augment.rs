@@ -29,13 +29,11 @@ pub(crate) fn augment(
     let mut cmd = cmd
         .name(registry.name.clone())
         .bin_name(registry.name.clone());
-    if documented {
-        let version = format!(
-            "{} (PAS Level {} Compliant)",
-            registry.version,
-            level::backed_level(registry)
-        );
-        cmd = cmd.version(version);
+    // `--version` is clap's own text where the tool's command has one (a derive's
+    // `#[command(version)]`), else the registry's version: `NAME VERSION`, nothing added. The
+    // PAS level is told in machine mode (`--agent --version`, see `version_line`).
+    if documented && cmd.get_version().is_none() {
+        cmd = cmd.version(registry.version.clone());
     }
     // The profile's surface table says which runtime flags exist (the faces read the same
     // table), so a flag no face documents is a flag clap refuses.
@@ -119,9 +117,12 @@ pub(crate) fn augment(
                 .help(timeout.meaning),
         );
     }
+    // Examples follow clap's help where the help is the agent's too (compose, robot); a
+    // person's `-h` of a `pas` tool is the tool's own (`crate::person_help`).
+    let examples_shown = documented && !crate::person_help::applies(registry);
     // A command at the root (a one-command tool) shares the root's help with the tool: its
     // examples join the tool's in one block, each command line once.
-    if documented {
+    if examples_shown {
         let mut root_examples = registry.examples.clone();
         for command in registry
             .commands
@@ -143,7 +144,7 @@ pub(crate) fn augment(
     for command in registry.commands.iter().chain(verbs.iter().map(|v| &**v)) {
         let path = command.argv_path();
         let list = command.output == OutputKind::List && surface.list_format_flag;
-        let examples: &[Example] = if path.is_empty() || !documented {
+        let examples: &[Example] = if path.is_empty() || !examples_shown {
             &[]
         } else {
             &command.examples
@@ -176,6 +177,18 @@ pub(crate) fn augment(
         });
     }
     cmd
+}
+
+/// What `--version` answers in machine mode (`--agent --version`, and every call of a profile
+/// whose output is machine output always): `NAME VERSION (PAS Level N Compliant)`, the level
+/// the registry backs.
+pub(crate) fn version_line(registry: &Registry) -> String {
+    format!(
+        "{} {} (PAS Level {} Compliant)\n",
+        registry.name,
+        registry.version,
+        level::backed_level(registry)
+    )
 }
 
 fn has_numbers(params: &[Parameter]) -> bool {
@@ -344,7 +357,8 @@ commands:
         }
         // What a handler reads stays in both.
         assert!(parsed.iter().any(|l| l == "format"));
-        assert!(documented.get_after_help().is_some());
+        // A `pas` tool's person help is the tool's own: no examples (`crate::person_help`).
+        assert!(documented.get_after_help().is_none());
         assert!(parsing.get_after_help().is_none());
         assert!(documented.get_version().is_some());
         // Whatever the pre-scan left, both parse to the same values.

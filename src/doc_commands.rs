@@ -135,7 +135,8 @@ fn completions(
         )
         .with_suggestion(format!("one of: {SHELLS}"))
     })?;
-    let mut cmd = cmd.clone();
+    // The runtime's flags, hidden from a person's `-h`, complete as before.
+    let mut cmd = crate::person_help::with_runtime_flags(cmd.clone());
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut cmd, name.clone(), &mut script);
     Ok(script)
@@ -150,7 +151,8 @@ fn man_page(registry: &Registry, _: &clap::Command, _: &[String]) -> Result<Vec<
 /// The man page of the tool, or of the command the words name.
 #[cfg(feature = "man")]
 fn man_page(registry: &Registry, cmd: &clap::Command, rest: &[String]) -> Result<Vec<u8>, Error> {
-    let mut root = cmd.clone();
+    // The runtime's flags, hidden from a person's `-h`, are on the page as before.
+    let mut root = crate::person_help::with_runtime_flags(cmd.clone());
     // Built, every subcommand knows its full name (`todo-task-create`) for its page's title.
     root.build();
     let mut page = &root;

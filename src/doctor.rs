@@ -6,8 +6,10 @@
 //!   a pas tool needs no shell (it never runs one), so `$SHELL` is reported, never required.
 //! - the declared `requirements` and credentials (`auth.env`), as `health` checks them.
 //! - `context`: the user, the working directory, the configuration file this call read, and
-//!   whether the credentials are set; every call is stateless (nothing is remembered between
-//!   calls except what a robot session stores), so there is no current context to switch.
+//!   whether the credentials are set; there is no current context to switch. `stateless` is
+//!   what the tool declares: `false` when a command changes state (effect `write` or
+//!   `destructive`), a resource offers a state verb, a command writes files outside its output
+//!   (a `filesystem` side effect), or the tool keeps sessions or jobs.
 //! - `state_files`: every place the runtime reads or keeps state, with its scope and whether the
 //!   runtime ever writes it (it never writes configuration).
 //!
@@ -64,7 +66,7 @@ struct Check {
 #[derive(Serialize)]
 struct Context<'a> {
     stateless: bool,
-    /// Always null: every call is stateless, there is no current context to switch.
+    /// Always null: there is no current context to switch between calls.
     current_context: Option<&'static str>,
     user: Option<String>,
     cwd: Option<String>,
@@ -87,6 +89,36 @@ struct StateFile {
     written_by_runtime: bool,
     #[serde(rename = "override")]
     overridden_by: String,
+}
+
+/// Whether the tool declares no state: no command changes anything, no resource offers a state
+/// verb, no command writes files outside its output, no sessions and no jobs.
+fn stateless(registry: &Registry) -> bool {
+    use pas_spec::{Effect, Verb};
+    let changes = registry.commands.iter().any(|c| {
+        c.effect != Effect::Read
+            || c.side_effects
+                .iter()
+                .any(|e| e.kind == pas_spec::declare::SideEffectKind::Filesystem)
+    });
+    let state_verbs = [Verb::Cp, Verb::Rm, Verb::Sync, Verb::Feedback];
+    let resources = registry
+        .resources
+        .iter()
+        .any(|r| r.verbs.iter().any(|v| state_verbs.contains(v)));
+    let jobs = registry
+        .commands
+        .iter()
+        .any(|c| c.output == pas_spec::OutputKind::Job);
+    !(changes || resources || jobs || registry.sessions().is_some())
+}
+
+/// `~/x` as the path it names, for `exists`.
+fn expand_home(path: &str) -> String {
+    match (path.strip_prefix("~/"), std::env::var("HOME")) {
+        (Some(rest), Ok(home)) => format!("{home}/{rest}"),
+        _ => path.to_owned(),
+    }
 }
 
 fn check(name: &str, ok: bool, message: String, fix: Option<String>) -> Check {
@@ -188,6 +220,29 @@ pub(crate) fn run(
             crate::config_file::env_var(name)
         ),
     }];
+    // The files the tool declares it writes outside its output, as declared.
+    for effect in registry
+        .commands
+        .iter()
+        .flat_map(|c| &c.side_effects)
+        .filter(|e| e.kind == pas_spec::declare::SideEffectKind::Filesystem)
+    {
+        if state_files
+            .iter()
+            .any(|f| f.path.as_deref() == Some(&effect.target))
+        {
+            continue;
+        }
+        let path = expand_home(&effect.target);
+        state_files.push(StateFile {
+            kind: "declared",
+            exists: std::path::Path::new(&path).exists(),
+            path: Some(effect.target.clone()),
+            scope: "tool",
+            written_by_runtime: false,
+            overridden_by: effect.description.clone(),
+        });
+    }
     if registry.sessions().is_some() {
         let sessions = crate::xdg::data_home().map(|home| home.join(name).join("sessions"));
         state_files.push(StateFile {
@@ -212,7 +267,7 @@ pub(crate) fn run(
         },
         checks,
         context: Context {
-            stateless: true,
+            stateless: stateless(registry),
             current_context: None,
             user,
             cwd: cwd.ok().map(|d| d.display().to_string()),

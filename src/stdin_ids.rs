@@ -59,6 +59,7 @@ pub(crate) fn substitute(
     registry: &Registry,
     cmd: &clap::Command,
     argv: &[OsString],
+    given: &[OsString],
     stdin: impl FnOnce() -> std::io::Result<String>,
 ) -> Result<Option<Vec<OsString>>, Error> {
     let dashes: Vec<usize> = argv
@@ -114,7 +115,40 @@ pub(crate) fn substitute(
         .filter(|l| !l.is_empty())
         .collect();
     let many = param.is_many();
-    if ids.is_empty() || (!many && ids.len() > 1) {
+    if !many && ids.len() > 1 {
+        // One call takes one id: the same call once per id is what was meant, and the shell
+        // says it exactly (`xargs -I{}` puts each id where the `-` stood).
+        // The call as given (the runtime's flags included), its one `-` the id's place.
+        let dash = given
+            .iter()
+            .skip(1)
+            .take_while(|w| w.as_encoded_bytes() != b"--")
+            .position(|w| w.as_encoded_bytes() == b"-")
+            .map(|i| i + 1);
+        let words: Vec<String> = given
+            .iter()
+            .enumerate()
+            .map(|(i, w)| match i {
+                0 => registry.name.clone(),
+                _ if Some(i) == dash => "{}".to_owned(),
+                _ => shell_word(&w.to_string_lossy()),
+            })
+            .collect();
+        return Err(Error::new(
+            codes::INVALID_ARGUMENT,
+            format!(
+                "{} is `-`, and stdin holds {} ids; it takes one per call",
+                label(param),
+                ids.len()
+            ),
+        )
+        .with_suggestion(format!(
+            "run the call once per id: ... | xargs -I{{}} {}",
+            words.join(" ")
+        ))
+        .with_details(serde_json::json!({ "ids": ids })));
+    }
+    if ids.is_empty() {
         return Err(Error::new(
             codes::INVALID_ARGUMENT,
             format!(
@@ -166,6 +200,16 @@ fn dashed<'a>(
         })
 }
 
+/// A word as a POSIX shell reads it back: bare when it holds only safe characters, else in
+/// single quotes.
+fn shell_word(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "-_./=:,@%+".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        return word.to_owned();
+    }
+    format!("'{}'", word.replace('\'', "'\\''"))
+}
+
 fn label(param: &Parameter) -> String {
     match param.kind {
         ParamKind::Flag => format!("--{}", param.name),
@@ -196,6 +240,14 @@ mod tests {
         assert!(!takes_ids(&param("title", ParamKind::Flag)));
         assert!(!takes_ids(&param("files", ParamKind::Variadic)));
         assert!(!takes_ids(&param("out-path", ParamKind::Positional)));
+    }
+
+    #[test]
+    fn shell_words_read_back_as_given() {
+        assert_eq!(shell_word("--force"), "--force");
+        assert_eq!(shell_word("a b"), "'a b'");
+        assert_eq!(shell_word("it's"), "'it'\\''s'");
+        assert_eq!(shell_word(""), "''");
     }
 
     #[test]

@@ -68,7 +68,7 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 impl Target {
     /// Resolves what was not given: the spec from the tool's own `--pas-spec` (tools built with
     /// pas print it), the contract from the spec's profile, the level from the spec or from
-    /// `--version`'s `(PAS Level N Compliant)`, else 1.
+    /// `--agent --version`'s (else `--version`'s) `(PAS Level N Compliant)`, else 1.
     pub fn resolve(
         prefix: Vec<String>,
         registry: Option<Registry>,
@@ -148,12 +148,17 @@ fn own_spec(program: &Program) -> Option<Registry> {
     serde_json::from_slice(&run.stdout).ok()
 }
 
-/// The level in `--version`'s `(PAS Level N Compliant)`.
+/// The level in `--version`'s `(PAS Level N Compliant)`, in machine mode first (`--agent
+/// --version`: a person's `--version` is the tool's own text), else a person's.
 fn version_level(program: &Program) -> Option<u8> {
-    let run = program.run(&Call::new(&["--version"]));
-    let text = run.out();
-    let at = text.find("PAS Level ")? + "PAS Level ".len();
-    text[at..].chars().next()?.to_digit(10).map(|d| d as u8)
+    [&["--agent", "--version"][..], &["--version"]]
+        .into_iter()
+        .find_map(|args| {
+            let run = program.run(&Call::new(args));
+            let text = run.out();
+            let at = text.find("PAS Level ")? + "PAS Level ".len();
+            text[at..].chars().next()?.to_digit(10).map(|d| d as u8)
+        })
 }
 
 #[cfg(test)]

@@ -251,7 +251,9 @@ pub fn columns(ctx: &mut Ctx) -> Verdict {
 }
 
 /// fm21.bare_call (§21 Schema & Help Discoverability): the tool's name alone, the first thing
-/// an agent tries, exits 0 with the root help on stdout, never a usage error. Skipped for a
+/// an agent tries, exits 0 with the root help on stdout, never a usage error. In the pas
+/// contract the call is made in machine mode (`PAS_AGENT=1`, argv empty): a person's bare call
+/// is the tool's own, as it was before the agent flag was added (PAS). Skipped for a
 /// tool whose root is itself a command that needs no argument (its bare call runs it), and in
 /// the robot contract, whose every call is one envelope and whose missing subcommand is its
 /// argument error (`robot.arguments` judges that envelope).
@@ -267,7 +269,10 @@ pub fn bare_call(ctx: &mut Ctx) -> Verdict {
     {
         return Verdict::skip("the root is a command that runs with no argument");
     }
-    let run = ctx.cached(&[]);
+    let run = match ctx.contract {
+        Contract::Pas => ctx.run(&Call::new::<&str>(&[]).with_env(&[("PAS_AGENT", "1")])),
+        _ => ctx.cached(&[]),
+    };
     if !run.exited(0) {
         let why = format!(
             "a bare call ended with {}, not 0 with the root help",
