@@ -402,6 +402,10 @@ impl ServerHandler for Server {
             tool: tool.clone(),
             arguments,
             continuation,
+            max_output: context
+                .meta
+                .get(pas_spec::faces::mcp::META_MAX_OUTPUT_BYTES)
+                .cloned(),
         };
         let mut value = self.submit(call, &context).await?;
         self.schemas.stamp(&tool, &mut value);
