@@ -140,7 +140,14 @@ pub(crate) fn declared(command: &Command) -> Option<Duration> {
 /// lower), else the caller's, else none. What a CLI call arms, and what the MCP server applies
 /// to each of its calls (there the caller's limit is the server's `PAS_TIMEOUT`).
 pub(crate) fn call_limit(command: &Command) -> Option<Duration> {
-    match (declared(command), caller().limit()) {
+    combine(declared(command), caller().limit())
+}
+
+/// The limit of a call from its command's declared one and its caller's: the declared one
+/// (which the caller may only lower), else the caller's, else none. Mode plays no part: a
+/// machine-mode call gets no limit a person's call lacks (`crate::defaults` lists it).
+pub(crate) fn combine(declared: Option<Duration>, caller: Option<Duration>) -> Option<Duration> {
+    match (declared, caller) {
         (Some(declared), Some(caller)) => Some(declared.min(caller)),
         (declared, caller) => declared.or(caller),
     }

@@ -382,6 +382,7 @@ mod data_pass;
 pub mod deadline;
 mod declared;
 mod declared_lock;
+pub mod defaults;
 mod descendants;
 mod doc_commands;
 mod doctor;

@@ -55,8 +55,8 @@ pub(crate) fn set_flag(value: &str) -> Result<(), crate::Error> {
 }
 
 /// The caller's bound: the flag, else the variable; `None` when neither asks for one (0 asks
-/// for none).
-fn caller() -> Option<u64> {
+/// for none). (`TOOL mcp` reads it too, for a call whose `_meta` asks for none of its own.)
+pub(crate) fn caller() -> Option<u64> {
     let flag = CALLER.load(Ordering::Relaxed);
     let bytes = if flag != u64::MAX {
         flag
@@ -74,10 +74,18 @@ fn caller() -> Option<u64> {
 /// machine mode the command's declared cap, which the caller's may only lower.
 pub(crate) fn limit(machine: bool) -> Option<u64> {
     let declared = match DECLARED.load(Ordering::Relaxed) {
-        bytes if machine && bytes > 0 => Some(bytes),
-        _ => None,
+        0 => None,
+        bytes => Some(bytes),
     };
-    match (declared, caller()) {
+    combine(declared, caller(), machine)
+}
+
+/// The bound of a call from its command's declared cap and its caller's bound: in machine mode
+/// the declared cap, which the caller's may only lower; else the caller's; else none. The one
+/// difference by mode is the declared cap, and it is one of form: past it the whole result is
+/// in a file the answer points at (`crate::defaults` lists it).
+pub(crate) fn combine(declared: Option<u64>, caller: Option<u64>, machine: bool) -> Option<u64> {
+    match (declared.filter(|bytes| machine && *bytes > 0), caller) {
         (Some(declared), Some(caller)) => Some(caller.min(declared)),
         (declared, caller) => declared.or(caller),
     }

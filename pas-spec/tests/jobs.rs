@@ -177,9 +177,15 @@ fn faces_document_the_job_protocol() {
         .iter()
         .find(|t| t["name"] == "build_run")
         .unwrap();
-    // Over MCP a job runs to its end: the tool's output is the job's result.
+    // Over MCP a job runs to its end: the tool's output is the job's result (or, past the
+    // call's output bound, the pointer to it).
     assert_eq!(
-        build["outputSchema"]["properties"]["built"]["type"], "boolean",
+        build["outputSchema"]["anyOf"][0]["properties"]["built"]["type"], "boolean",
+        "{build}"
+    );
+    assert_eq!(
+        build["outputSchema"]["anyOf"][1]["required"],
+        serde_json::json!(["output_file"]),
         "{build}"
     );
     let catalog: Value = serde_json::from_str(&catalog::to_json(&registry)).unwrap();

@@ -316,7 +316,7 @@ fn a_declared_time_limit_applies_over_mcp() {
 }
 
 /// A caller's limit over MCP is a CLI caller's `--timeout`: given per call in `_meta`
-/// (`pas/timeout`, seconds) or by the server's own `PAS_TIMEOUT`; it may only lower a declared
+/// (`pas-kit/timeout`, seconds) or by the server's own `PAS_TIMEOUT`; it may only lower a declared
 /// limit, and a value it cannot use is refused rather than dropped (issue 28, item 4).
 #[test]
 fn a_callers_time_limit_applies_over_mcp_as_on_the_command_line() {
@@ -327,7 +327,7 @@ fn a_callers_time_limit_applies_over_mcp_as_on_the_command_line() {
             "params": {"name": tool, "arguments": {"path": path}, "_meta": meta}}));
     };
     let first = fifo(dir.path(), "first");
-    call_with(&mut peer, 1, "cat", &first, json!({"pas/timeout": 1}));
+    call_with(&mut peer, 1, "cat", &first, json!({"pas-kit/timeout": 1}));
     let error = tool_error(&peer.response(1));
     assert_eq!(error["code"], "TIMEOUT", "{error}");
     assert_eq!(
@@ -335,7 +335,7 @@ fn a_callers_time_limit_applies_over_mcp_as_on_the_command_line() {
         json!({"limit_ms": 1000, "declared": false})
     );
     assert!(
-        error["hint"].as_str().unwrap().contains("pas/timeout"),
+        error["hint"].as_str().unwrap().contains("pas-kit/timeout"),
         "{error}"
     );
     // A longer limit of the caller's does not lift the command's declared one.
@@ -345,7 +345,7 @@ fn a_callers_time_limit_applies_over_mcp_as_on_the_command_line() {
         2,
         "slow-cat",
         &second,
-        json!({"pas/timeout": 60}),
+        json!({"pas-kit/timeout": 60}),
     );
     let error = tool_error(&peer.response(2));
     assert_eq!(
@@ -354,14 +354,14 @@ fn a_callers_time_limit_applies_over_mcp_as_on_the_command_line() {
     );
     // A value that is not a number of seconds is refused, never taken for "no limit".
     for (id, bad) in [(3, json!("soon")), (4, json!(-1)), (5, json!(null))] {
-        call_with(&mut peer, id, "cat", &first, json!({"pas/timeout": bad}));
+        call_with(&mut peer, id, "cat", &first, json!({"pas-kit/timeout": bad}));
         let response = peer.response(id);
         assert_eq!(response["error"]["code"], -32602, "{bad}: {response}");
         assert!(
             response["error"]["message"]
                 .as_str()
                 .unwrap()
-                .contains("pas/timeout"),
+                .contains("pas-kit/timeout"),
             "{response}"
         );
     }

@@ -60,9 +60,11 @@ pub(crate) enum Request {
         tool: String,
         arguments: Map<String, Value>,
         continuation: Option<String>,
-        /// The caller's limit for this call (`_meta: {"pas/timeout": SECONDS}`): `None` when
+        /// The caller's limit for this call (`_meta: {"pas-kit/timeout": SECONDS}`): `None` when
         /// not given (the server's `--timeout`/`PAS_TIMEOUT` stands in), `Some(None)` for `0`.
         timeout: Option<Option<Duration>>,
+        /// The caller's output bound (`_meta: {"pas-kit/maxOutputBytes": N}`), as given.
+        max_output: Option<Value>,
     },
     ReadResource {
         uri: String,
@@ -128,6 +130,9 @@ enum Called {
 struct Parked {
     tool: String,
     stream: Stream,
+    /// The item read past the last page's byte bound, and the bound of every page.
+    carried: Option<Value>,
+    bound: Option<u64>,
     redactor: Redactor,
     resumes: mpsc::Receiver<Resume>,
 }
@@ -263,11 +268,13 @@ impl Executor {
                 tool,
                 arguments,
                 continuation,
+                max_output,
                 ..
             } => match self.call(
                 &tool,
                 arguments,
                 continuation,
+                max_output,
                 &cancelled,
                 &progress,
                 effect,
@@ -291,6 +298,7 @@ impl Executor {
         tool: &str,
         arguments: Map<String, Value>,
         continuation: Option<String>,
+        max_output: Option<Value>,
         cancelled: &Cancelled,
         progress: &ProgressSink,
         effect: Effect,
@@ -305,13 +313,21 @@ impl Executor {
         if let Some(token) = continuation {
             return Ok(Called::Resume(token));
         }
-        Ok(self.run(tool, &found, arguments, cancelled, progress, effect))
+        Ok(self.run(
+            tool,
+            &found,
+            arguments,
+            max_output.as_ref(),
+            cancelled,
+            progress,
+            effect,
+        ))
     }
 
     /// The time limit of a call of `tool` and the result it ends with when the limit passes
     /// while the handler runs: `TIMEOUT`, with what is known of the call's effect (see
     /// [`crate::outcome`]). The limit is the command's declared `timeout`, else the server's
-    /// `--call-timeout`; the caller's limit (the call's `_meta` `pas/timeout`, else the
+    /// `--call-timeout`; the caller's limit (the call's `_meta` `pas-kit/timeout`, else the
     /// server's own `--timeout`/`PAS_TIMEOUT`, as a CLI call's) may only lower it, and stands
     /// alone where neither exists: the rule of a CLI call ([`crate::deadline::call_limit`]).
     fn limit_of(
@@ -337,7 +353,7 @@ impl Executor {
                 pas_spec::surface::builtin_call(&self.registry, super::WORD)
             ),
             (false, false) => {
-                "narrow the call, or give it a longer limit (`_meta: {\"pas/timeout\": SECONDS}`)"
+                "narrow the call, or give it a longer limit (`_meta: {\"pas-kit/timeout\": SECONDS}`)"
                     .to_owned()
             }
         };
@@ -372,6 +388,7 @@ impl Executor {
         tool: &str,
         (command, schema): &(Arc<Command>, Value),
         arguments: Map<String, Value>,
+        max_output: Option<&Value>,
         cancelled: &Cancelled,
         progress: &ProgressSink,
         effect: Effect,
@@ -379,6 +396,10 @@ impl Executor {
         if let Err(error) = self.validate(tool, schema, &arguments) {
             return Called::Done(self.error_result(error, &self.redactor));
         }
+        let bound = match super::bound::of(command, max_output) {
+            Ok(bound) => bound,
+            Err(error) => return Called::Done(self.error_result(error, &self.redactor)),
+        };
         if let Err(error) = self.confirmed(command, &arguments) {
             return Called::Done(self.error_result(error, &self.redactor));
         }
@@ -397,7 +418,7 @@ impl Executor {
         let shared = self.shared(cancelled, progress, call.input, redactor, effect);
         let argv: Vec<std::ffi::OsString> = call.argv.iter().map(Into::into).collect();
         let ran = self.app.invoke(&shared, &matches, &argv, |reply| {
-            collect(reply, &shared, progress.as_ref())
+            collect(reply, &shared, progress.as_ref(), bound)
         });
         let (redactor, ran) = {
             let output = shared.lock();
@@ -406,8 +427,13 @@ impl Executor {
             (output.redactor.clone(), ran)
         };
         match ran {
-            Ok(Collected::Items(items)) => self.items_result(tool, items, redactor),
-            Ok(collected) => Called::Done(result::success(collected, &redactor)),
+            Ok(Collected::Items(items)) => self.items_result(tool, items, bound, redactor),
+            Ok(collected) => match bound {
+                Some(bound) => {
+                    Called::Done(self.bounded(command, &arguments, collected, bound, &redactor))
+                }
+                None => Called::Done(result::success(collected, &redactor)),
+            },
             Err(Stop::Failed(error)) => Called::Done(self.error_result(error, &redactor)),
             Err(Stop::Closed) => Called::Done(
                 self.error_result(Error::general("the call's output was closed"), &redactor),
@@ -416,20 +442,83 @@ impl Executor {
     }
 
     /// The result of a list's items; a list with more to come is kept for its continuation.
-    fn items_result(&self, tool: &str, mut items: Items, redactor: Redactor) -> Called {
+    fn items_result(
+        &self,
+        tool: &str,
+        mut items: Items,
+        bound: Option<u64>,
+        redactor: Redactor,
+    ) -> Called {
         let Some(stream) = items.rest.take() else {
             return Called::Done(result::success(Collected::Items(items), &redactor));
         };
+        let carried = items.carried.take();
         let (resume, resumes) = mpsc::channel();
         items.continuation = Some(self.hold(tool, resume));
         let value = result::success(Collected::Items(items), &redactor);
         let parked = Parked {
             tool: tool.to_owned(),
             stream,
+            carried,
+            bound,
             redactor,
             resumes,
         };
         Called::Unfinished(value, Box::new(parked))
+    }
+
+    /// The result of an object or document under a `bound`: as it is when it fits, else
+    /// written whole to a file of the tool's and answered with its pointer (and, for a level
+    /// 3/4 `cat`, a link to the resource). A file that cannot be written leaves the result
+    /// whole, as on the command line (nothing is lost either way).
+    fn bounded(
+        &self,
+        command: &Command,
+        arguments: &Map<String, Value>,
+        collected: Collected,
+        bound: u64,
+        redactor: &Redactor,
+    ) -> Value {
+        let collected = redactor.collected(collected);
+        let (media_type, bytes, what) = match &collected {
+            Collected::Object(value) => (
+                "application/json",
+                value.to_string().into_bytes(),
+                "The whole result (one JSON value)",
+            ),
+            Collected::Document(markdown) => (
+                "text/markdown",
+                markdown.clone().into_bytes(),
+                "The whole document (Markdown)",
+            ),
+            _ => return result::success(collected, redactor),
+        };
+        if bytes.len() as u64 <= bound {
+            return result::success(collected, redactor);
+        }
+        match crate::output_file::write_whole(&self.registry.name, media_type, &bytes, what) {
+            Ok(pointer) => {
+                let path = arguments.get("path").and_then(Value::as_str);
+                let link = path
+                    .filter(|_| {
+                        command.name == "cat"
+                            && pas_spec::verbs::takes_many_paths(&self.registry, command)
+                    })
+                    .map(|path| {
+                        (
+                            super::resources::uri_of(&self.registry.name, path),
+                            path.to_owned(),
+                        )
+                    });
+                result::pointer(&pointer, link)
+            }
+            Err(error) => {
+                let mut value = result::success(collected, redactor);
+                let warning = crate::output_limit::failed_warning(&error);
+                value["_meta"] = json!({ "pas-kit/warnings": [warning] });
+                value
+            }
+        }
     }
 
     /// Keeps an unfinished list on this thread and serves its continuations, until the list
@@ -438,12 +527,15 @@ impl Executor {
         let Parked {
             tool,
             mut stream,
+            mut carried,
+            bound,
             redactor,
             mut resumes,
         } = parked;
         while let Ok(Resume { cancelled, reply }) = resumes.recv() {
             let never = |_: Value| {};
-            let pulled = panics::catch(|| pull(stream, cancelled.as_ref(), &never));
+            let first = carried.take();
+            let pulled = panics::catch(|| pull(stream, first, cancelled.as_ref(), &never, bound));
             let items = match pulled {
                 Ok(Ok(items)) => items,
                 Ok(Err(error)) | Err(error) => {
@@ -451,10 +543,11 @@ impl Executor {
                     return;
                 }
             };
-            match self.items_result(&tool, items, redactor.clone()) {
+            match self.items_result(&tool, items, bound, redactor.clone()) {
                 Called::Unfinished(value, next) => {
                     reply(Ok(value));
                     stream = next.stream;
+                    carried = next.carried;
                     resumes = next.resumes;
                 }
                 Called::Done(value) => {
@@ -727,7 +820,7 @@ impl Executor {
             Effect::default(),
         );
         let ran = self.app.invoke(&shared, &matches, &[], |reply| {
-            collect(reply, &shared, &|_| {})
+            collect(reply, &shared, &|_| {}, None)
         });
         let redactor = shared.lock().redactor.clone();
         match ran {
@@ -792,7 +885,12 @@ fn envelope_data(profile: &dyn profile::Profile, collected: Collected) -> Collec
 /// The handler returned: what it did is done, and its result is reported even when the call
 /// was cancelled (or the session ended) meanwhile. Only a stream still being read stops early
 /// on a cancel (its items are made as it is read).
-fn collect(reply: Reply, shared: &Shared, progress: &dyn Fn(Value)) -> Result<Collected, Stop> {
+fn collect(
+    reply: Reply,
+    shared: &Shared,
+    progress: &dyn Fn(Value),
+    bound: Option<u64>,
+) -> Result<Collected, Stop> {
     let cancelled = || shared.mcp.as_ref().is_some_and(|hooks| (hooks.cancelled)());
     match reply.body {
         Body::Object(object) => {
@@ -803,17 +901,23 @@ fn collect(reply: Reply, shared: &Shared, progress: &dyn Fn(Value)) -> Result<Co
         }
         Body::Document(markdown) => Ok(Collected::Document(markdown)),
         Body::Nothing => Ok(Collected::Nothing),
-        Body::Stream(stream) => Ok(Collected::Items(pull(stream, &cancelled, progress)?)),
+        Body::Stream(stream) => Ok(Collected::Items(pull(
+            stream, None, &cancelled, progress, bound,
+        )?)),
     }
 }
 
-/// Pulls up to [`MAX_ITEMS`] items of a stream. A list longer than that keeps its rest for a
-/// continuation; an event stream is drained (each event is progress) and keeps only the first
-/// [`MAX_ITEMS`] in the result.
+/// Pulls up to [`MAX_ITEMS`] items of a stream, `first` (an item the former page read past its
+/// bound) first. A list longer than that, or than `bound` bytes of items (compact JSON, a comma
+/// each), keeps its rest for a continuation, the page ending at its last whole item under the
+/// bound (at least one item, whole: a value is never cut); an event stream is drained (each
+/// event is progress) and keeps only the first [`MAX_ITEMS`] in the result.
 fn pull(
     mut stream: Stream,
+    first: Option<Value>,
     cancelled: &dyn Fn() -> bool,
     progress: &dyn Fn(Value),
+    bound: Option<u64>,
 ) -> Result<Items, Error> {
     let mut items = Items {
         items: Vec::new(),
@@ -821,7 +925,13 @@ fn pull(
         truncated: false,
         rest: None,
         continuation: None,
+        carried: None,
     };
+    let mut bytes = 0u64;
+    if let Some(first) = first {
+        bytes += first.to_string().len() as u64 + 1;
+        items.items.push(first);
+    }
     let mut buf = Vec::new();
     let mut count = 0u64;
     loop {
@@ -839,6 +949,17 @@ fn pull(
             Some(Ok(())) => {}
         }
         let value: Value = serde_json::from_slice(&buf).map_err(crate::error::serialise_error)?;
+        if stream.kind == StreamKind::List
+            && let Some(bound) = bound
+        {
+            let size = buf.len() as u64 + 1;
+            if !items.items.is_empty() && bytes + size > bound {
+                items.carried = Some(value);
+                items.rest = Some(stream);
+                return Ok(items);
+            }
+            bytes += size;
+        }
         if stream.kind == StreamKind::Events {
             count += 1;
             progress(json!({ "progress": count, "message": String::from_utf8_lossy(&buf) }));

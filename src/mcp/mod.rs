@@ -46,6 +46,8 @@ pub(crate) mod hooks;
 #[cfg(feature = "mcp")]
 mod arguments;
 #[cfg(feature = "mcp")]
+mod bound;
+#[cfg(feature = "mcp")]
 mod confirm;
 #[cfg(feature = "mcp")]
 mod exec;

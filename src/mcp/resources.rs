@@ -14,7 +14,7 @@ pub(crate) fn path_of(tool: &str, uri: &str) -> Option<String> {
 }
 
 /// The URI of a path.
-fn uri_of(tool: &str, path: &str) -> String {
+pub(crate) fn uri_of(tool: &str, path: &str) -> String {
     format!("{tool}://{path}")
 }
 

@@ -9,6 +9,14 @@
 //!   limit keeps its first items and says `"truncated": true` (every event was sent as a
 //!   progress notification).
 //! - A document: one text block, the Markdown. Nothing: no content.
+//! - A bound (the command's declared `maxOutputBytes`, or the caller's
+//!   `_meta: {"pas-kit/maxOutputBytes": N}`, or `PAS_OUTPUT_LIMIT` in the server's environment;
+//!   the caller's may only lower the declared one; see [`super::bound`]): a list's page stops
+//!   at its last whole item under the bound and `"continuation"` returns the rest (a page holds
+//!   at least one item, whole); one object or document past the bound is written whole to a
+//!   file, and `structuredContent` is `{"output_file": {path, bytes, sha256, media_type,
+//!   preview, read}}` (the tool's outputSchema admits it), with a `resource_link` content item
+//!   to the resource when the call was a level 3/4 `cat`. Nothing is shortened.
 //! - An error: `isError: true` and one text block holding `{"error": {code, message, hint,
 //!   details, exitCode, retryable}}` as JSON (the exit code is the one the CLI would have ended
 //!   with; `retryable` as the CLI's envelope says it). No
@@ -42,6 +50,8 @@ pub(crate) struct Items {
     pub(crate) rest: Option<Stream>,
     /// The token that continues the list.
     pub(crate) continuation: Option<String>,
+    /// The item read past the page's byte bound: the first of the next page.
+    pub(crate) carried: Option<Value>,
 }
 
 /// The result of a call that succeeded.
@@ -74,6 +84,30 @@ pub(crate) fn error(error: &Error, exit: u8) -> Value {
         "content": [text(json!({ "error": body }).to_string())],
         "isError": true,
     })
+}
+
+/// The result of an object or document past the call's bound: the pointer to the file that
+/// holds it whole, as structured content and text, and a link to the resource it was read from
+/// (`link`: its URI and name) when there is one.
+pub(crate) fn pointer(
+    pointer: &crate::output_file::Pointer,
+    link: Option<(String, String)>,
+) -> Value {
+    let answer = pointer.answer();
+    let mut content = vec![text(answer.to_string())];
+    if let Some((uri, name)) = link {
+        content.push(json!({
+            "type": "resource_link",
+            "uri": uri,
+            "name": name,
+            "mimeType": pointer.media_type,
+            "description": format!(
+                "The resource whose content ({} bytes) is past the call's bound; resources/read returns it whole.",
+                pointer.bytes
+            ),
+        }));
+    }
+    json!({ "content": content, "structuredContent": answer })
 }
 
 fn items_content(items: Items) -> Value {

@@ -36,7 +36,7 @@ pub const CONTINUATION_META: &str = "pas/continuation";
 
 /// The `_meta` key a call gives its own time limit with, in seconds (a CLI call's `--timeout`:
 /// it may only lower a command's declared limit; `0` is no limit of the caller's).
-pub const TIMEOUT_META: &str = "pas/timeout";
+pub const TIMEOUT_META: &str = "pas-kit/timeout";
 
 /// How long a handler still running when the session ends may take to return before the
 /// process ends anyway (after rmcp's own wait for the replies in flight).
@@ -411,6 +411,10 @@ impl ServerHandler for Server {
             arguments,
             continuation,
             timeout,
+            max_output: context
+                .meta
+                .get(pas_spec::faces::mcp::META_MAX_OUTPUT_BYTES)
+                .cloned(),
         };
         let mut value = self.submit(call, &context).await?;
         self.schemas.stamp(&tool, &mut value);
@@ -472,7 +476,7 @@ impl ServerHandler for Server {
     }
 }
 
-/// A call's `_meta` `pas/timeout`: a number of seconds (decimals allowed) from 0 (no limit of
+/// A call's `_meta` `pas-kit/timeout`: a number of seconds (decimals allowed) from 0 (no limit of
 /// the caller's) to `PAS_TIMEOUT`'s largest; anything else is the call's invalid-params error,
 /// so a limit the caller meant is never silently dropped.
 fn per_call_timeout(value: &Value) -> Result<Option<Duration>, ErrorData> {

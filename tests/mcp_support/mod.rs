@@ -187,10 +187,18 @@ pub struct Session {
 impl Session {
     /// Starts `bin --builtin mcp` with `env` added and initializes the session.
     pub fn start(bin: &Path, env: &[(&str, &Path)]) -> Session {
+        let mut command = Command::new(bin);
+        command.envs(env.iter().map(|(k, v)| (*k, *v)));
+        Session::spawn(command)
+    }
+
+    /// Starts `command` (a binary with its environment and directory set, as the test's CLI
+    /// calls have them) with the `mcp` argument, and initializes the session: the fidelity
+    /// tests compare a call on the command line with the same call over MCP on one store.
+    pub fn spawn(mut command: Command) -> Session {
         use std::process::Stdio;
-        let mut child = Command::new(bin)
+        let mut child = command
             .args(SERVE)
-            .envs(env.iter().map(|(k, v)| (*k, *v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

@@ -16,7 +16,9 @@
 //!   destructive ones (robot's `yes`), and in the robot profile `session` (required) and
 //!   `resume` for the commands that continue or read a session. A command that takes structured input on stdin gets an `input` property
 //!   holding its `inputSchema`.
-//! - `outputSchema` (MCP wants an object schema): an object command's schema as is; a list or an
+//! - `outputSchema` (MCP wants an object schema): an object command's schema, or (`anyOf`) the
+//!   pointer a result past the call's output bound is answered with
+//!   (`{"output_file": {path, bytes, sha256, media_type, preview, read}}`); a list or an
 //!   event stream is wrapped as `{type: object, properties: {items: {type: array, items: ...}},
 //!   required: [items]}`, the shape an MCP server would return as structured content. Documents,
 //!   commands with no output, and schemas that are not objects get none.
@@ -28,7 +30,8 @@
 //!   limits when it has any (`pas-kit/timeoutMs`, `pas-kit/maxOutputBytes`,
 //!   `pas-kit/maxInputBytes`) and lock (`pas-kit/lock`), what it masks and how to see it raw
 //!   (`pas-kit/masks`), so a client can
-//!   size its wait and its context before it calls.
+//!   size its wait and its context before it calls. A call asks for a bound of its own with
+//!   `_meta: {"pas-kit/maxOutputBytes": N}` on `tools/call` (it may only lower the declared one).
 //!
 //! Tools are sorted by category, then name, like the catalog, so the bytes are stable.
 
@@ -364,8 +367,12 @@ fn output_schema(command: &Command) -> Option<Value> {
         return None;
     }
     match command.output {
-        // Over MCP a job command runs to its end (as with `--wait`): its result is the object.
-        OutputKind::Object | OutputKind::Job => Some(schema.clone()),
+        // Over MCP a job command runs to its end (as with `--wait`): its result is the object,
+        // or, past the call's output bound, the pointer to the file that holds it whole.
+        OutputKind::Object | OutputKind::Job => Some(json!({
+            "type": "object",
+            "anyOf": [schema, output_file_schema()],
+        })),
         OutputKind::List | OutputKind::Events => Some(json!({
             "type": "object",
             "properties": {"items": {"type": "array", "items": schema}},
@@ -373,6 +380,26 @@ fn output_schema(command: &Command) -> Option<Value> {
         })),
         OutputKind::Document | OutputKind::None => None,
     }
+}
+
+/// The result of an object past the call's output bound (the command's `maxOutputBytes`, the
+/// caller's `_meta` [`META_MAX_OUTPUT_BYTES`]): the pointer to the file that holds it whole.
+fn output_file_schema() -> Value {
+    let text = json!({"type": "string"});
+    json!({
+        "type": "object",
+        "description": "Past the call's output bound (the tool's _meta pas-kit/maxOutputBytes, or the call's own _meta pas-kit/maxOutputBytes): the whole result is in a file, and this points at it.",
+        "required": ["output_file"],
+        "additionalProperties": false,
+        "properties": {"output_file": {
+            "type": "object",
+            "required": ["path", "bytes", "sha256", "media_type", "preview", "read"],
+            "properties": {
+                "path": text, "bytes": {"type": "integer", "minimum": 0}, "sha256": text,
+                "media_type": text, "preview": text, "read": text,
+            },
+        }},
+    })
 }
 
 fn annotations(command: &Command) -> Annotations {

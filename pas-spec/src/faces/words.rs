@@ -343,21 +343,41 @@ const JOB_TEXT_ENVELOPE: &str = "An async job: one envelope on stdout at once wh
      timeout_ms, started_at), while the command runs detached; poll status_command, whose result \
      is the outputSchema. --wait runs it to the end instead.";
 
-pub(crate) fn stdin_text(mode: StdinMode) -> &'static str {
+pub(crate) fn stdin_text(mode: StdinMode) -> String {
     match mode {
-        StdinMode::None => "Does not read stdin.",
-        StdinMode::Optional => "Reads stdin when data is piped in; ignores a terminal.",
-        StdinMode::Required => {
-            "Reads stdin: pipe the data in. A terminal on stdin fails at once with MISSING_INPUT."
-        }
+        StdinMode::None => "Does not read stdin.".to_owned(),
+        StdinMode::Optional => format!(
+            "Reads stdin when data is piped in; ignores a terminal. {}",
+            stdin_wait_text()
+        ),
+        StdinMode::Required => format!(
+            "Reads stdin: pipe the data in. A terminal on stdin fails at once with MISSING_INPUT. {}",
+            stdin_wait_text()
+        ),
     }
+}
+
+/// How long the runtime waits for a silent pipe on stdin by default, in seconds (the runtime's
+/// `pas::input::DEFAULT_STDIN_WAIT_MS`; its defaults test checks the two agree).
+pub(crate) const STDIN_WAIT_SECONDS: u64 = 10;
+
+/// The runtime's default cap on one input, in MiB (`pas::input::DEFAULT_LIMIT`; checked as
+/// [`STDIN_WAIT_SECONDS`] is).
+pub(crate) const INPUT_LIMIT_MIB: u64 = 256;
+
+/// What every mode does with a pipe on stdin that stays silent, and how much it reads, as the
+/// faces say it.
+pub(crate) fn stdin_wait_text() -> String {
+    format!(
+        "A pipe silent for {STDIN_WAIT_SECONDS} s gives no input (PAS_STDIN_WAIT=MS; 0: wait for ever); input that has begun is read to its end, however slowly it comes, up to {INPUT_LIMIT_MIB} MiB (PAS_INPUT_LIMIT=BYTES)."
+    )
 }
 
 /// The INPUT text of a command: [`stdin_text`], and for a command that declares an
 /// `inputSchema`, what the runtime does with the JSON before the command runs (the runtime's
 /// `stdin_body`).
 pub(crate) fn input_text(registry: &Registry, command: &Command) -> String {
-    let mut text = stdin_text(command.stdin).to_owned();
+    let mut text = stdin_text(command.stdin);
     if super::limits::has_input_file(command) {
         let _ = write!(
             text,
