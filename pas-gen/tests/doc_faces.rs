@@ -148,7 +148,8 @@ fn help_on_a_command_the_spec_lacks_is_an_error() {
 fn llm_is_byte_for_byte_the_built_cli_s_docs() {
     let dir = tempfile::tempdir().unwrap();
     for (spec, registry) in specs() {
-        let cli = spec_cli(&spec, &["docs"]);
+        // `--builtin docs` reaches the built-in in every tool (word-counter's bare `docs` is a file).
+        let cli = spec_cli(&spec, &["--builtin", "docs"]);
         assert!(cli.status.success(), "{spec} docs");
         let generated = pas_gen(&["llm", &spec]);
         assert_eq!(
@@ -157,7 +158,10 @@ fn llm_is_byte_for_byte_the_built_cli_s_docs() {
             "{spec}"
         );
         if let Some(switch) = pas_spec::surface::of(registry.profile).machine_switch {
-            assert_eq!(spec_cli(&spec, &[switch, "docs"]).stdout, cli.stdout);
+            assert_eq!(
+                spec_cli(&spec, &[switch, "--builtin", "docs"]).stdout,
+                cli.stdout
+            );
         }
         // -o writes the same bytes, into a directory it creates.
         let file = dir.path().join(format!("docs/{}.llm", registry.name));
@@ -197,15 +201,19 @@ fn catalog_is_the_built_cli_s_tools() {
             pas_gen(&["--agent", "catalog", &spec]).stdout,
             generated.stdout
         );
-        // The built CLI's `tools`: the raw catalog in the pas profile (one-command tools too:
-        // the word wins over a value, written `./tools`), the envelope's data in compose.
+        // The built CLI's `tools`: the raw catalog in the pas profile (one-command tools through
+        // `--builtin tools`: their bare word is a value), the envelope's data in compose.
         let cli = match registry.profile {
-            pas_spec::Profile::Pas => spec_cli(&spec, &["--agent", "tools"]),
+            pas_spec::Profile::Pas => spec_cli(&spec, &["--agent", "--builtin", "tools"]),
             pas_spec::Profile::Compose => spec_cli(&spec, &["tools"]),
             _ => continue,
         };
         if registry.profile == pas_spec::Profile::Pas {
-            assert_eq!(spec_cli(&spec, &["tools"]).stdout, cli.stdout, "{spec}");
+            assert_eq!(
+                spec_cli(&spec, &["--builtin", "tools"]).stdout,
+                cli.stdout,
+                "{spec}"
+            );
         }
         assert!(cli.status.success(), "{spec} tools");
         let printed: serde_json::Value = serde_json::from_slice(&cli.stdout).unwrap();
@@ -225,12 +233,12 @@ fn catalog_is_the_built_cli_s_tools() {
 fn every_cli_has_completions_for_five_shells_and_a_man_page() {
     for (spec, registry) in specs() {
         for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
-            let output = spec_cli(&spec, &["completions", shell]);
+            let output = spec_cli(&spec, &["--builtin", "completions", shell]);
             assert!(output.status.success(), "{spec} {shell}");
             let script = String::from_utf8(output.stdout).unwrap();
             assert!(script.contains(&registry.name), "{spec} {shell}");
         }
-        let man = spec_cli(&spec, &["man"]);
+        let man = spec_cli(&spec, &["--builtin", "man"]);
         assert!(man.status.success(), "{spec} man");
         let page = String::from_utf8(man.stdout).unwrap();
         assert!(page.contains(".TH"), "{spec}: a roff page");

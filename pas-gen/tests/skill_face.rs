@@ -105,11 +105,15 @@ fn the_written_skill_is_what_the_built_cli_prints() {
         let skill = std::fs::read(dir.join("SKILL.md")).unwrap();
         assert_eq!(
             String::from_utf8_lossy(&skill),
-            String::from_utf8_lossy(&spec_cli(&spec, &["docs", "--skill"]).stdout),
+            String::from_utf8_lossy(&spec_cli(&spec, &["--builtin", "docs", "--skill"]).stdout),
             "{spec}: pas-gen skill vs the CLI's docs --skill"
         );
         let reference = std::fs::read(dir.join(format!("references/{name}.llm"))).unwrap();
-        assert_eq!(reference, spec_cli(&spec, &["docs"]).stdout, "{spec}");
+        assert_eq!(
+            reference,
+            spec_cli(&spec, &["--builtin", "docs"]).stdout,
+            "{spec}"
+        );
     }
 }
 
