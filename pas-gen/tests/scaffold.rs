@@ -246,6 +246,7 @@ fn collect(root: &Path, dir: &Path, files: &mut BTreeMap<String, String>) {
 /// struct, whatever the commands' output kinds: a scaffold whose `list` hands back what `add`
 /// built builds and answers it.
 #[test]
+#[ignore = "not yet run once (issue 29, codes branch): run with --ignored, then drop this"]
 fn a_shared_output_schema_is_one_struct_a_scaffold_builds_with() {
     let dir = tempfile::tempdir().unwrap();
     let spec = dir.path().join("tasks.yaml");
