@@ -27,7 +27,9 @@ pub(crate) fn moved(
     let name = refused.strip_prefix("--")?.to_owned();
     let written = |w: &OsString| {
         let w = w.to_string_lossy();
-        w == refused || w.strip_prefix(refused.as_str()).is_some_and(|v| v.starts_with('='))
+        w == refused
+            || w.strip_prefix(refused.as_str())
+                .is_some_and(|v| v.starts_with('='))
     };
     let at = argv.iter().take_while(|w| *w != "--").position(written)?;
     let inline_value = argv[at].to_string_lossy().contains('=');

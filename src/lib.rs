@@ -103,7 +103,7 @@
 //! ```
 //!
 //! With nothing more, the binary answers `greet --agent --help` (the contract an agent reads),
-//! `greet --version` (`greet 1.0.0 (PAS Level 2 Compliant)`), `greet docs` (the `.llm` file
+//! `greet --agent --version` (`greet 1.0.0 (PAS Level 2 Compliant)`; a person's `--version` is clap's `greet 1.0.0`), `greet docs` (the `.llm` file
 //! and the Agent Skills `SKILL.md` with `--skill`) and `greet --pas-spec` (the registry as a
 //! spec); the tooling faces `greet completions bash`, `greet man`, `greet --validate-pas` (the
 //! conformance checks on itself) and `greet mcp` (an MCP server over stdio) come with the cargo
@@ -317,7 +317,7 @@
 //! - Failure: `{"error","message","code","suggestion","details"}` on stderr, one line; the exit
 //!   code from the registry (built-ins in [`codes`]). A list that fails half-way keeps the whole
 //!   lines already written (never half a line), then reports the error.
-//! - `--agent --help`: [`faces::agent_help`]. `--version`: `NAME VERSION (PAS Level N Compliant)`.
+//! - `--agent --help`: [`faces::agent_help`]. `--agent --version`: `NAME VERSION (PAS Level N Compliant)`; a person's `--version`, `-h` and bare call are clap's (`-h` with one agent line).
 //! - A closed stdout ends the call quietly with exit 0; a panic is `INTERNAL_ERROR` (exit 1);
 //!   SIGINT/SIGTERM end it with `INTERRUPTED` (130) / `TERMINATED` (143) after a whole line.
 //! - Secret parameters are `[REDACTED]` in errors and in `--audit-log FILE` records.

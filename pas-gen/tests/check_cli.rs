@@ -276,10 +276,15 @@ fn agent_help_is_the_runtime_s_rendering_of_pas_gen_yaml() {
 #[test]
 fn version_names_the_backed_level() {
     pas_gen()
-        .arg("--version")
+        .args(["--agent", "--version"])
         .assert()
         .success()
         .stdout("pas-gen 0.1.0 (PAS Level 2 Compliant)\n");
+    pas_gen()
+        .arg("--version")
+        .assert()
+        .success()
+        .stdout("pas-gen 0.1.0\n");
 }
 
 #[test]

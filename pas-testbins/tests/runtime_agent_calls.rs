@@ -44,10 +44,13 @@ fn is_request_id(value: &Value) -> bool {
 
 #[test]
 fn a_bare_invocation_prints_the_root_help_and_exits_0() {
-    // pas, for people: clap's root help on stdout.
+    // pas, for people: the tool's own bare call, clap's (the root help on stderr, exit 2, as a
+    // clap CLI that requires a command answers): adopting pas changes nothing a person sees.
     let out = demo(&[]).output().unwrap();
-    assert_eq!(code(&out), 0, "{out:?}");
-    assert!(stdout(&out).contains("Usage: demo"), "{}", stdout(&out));
+    assert_eq!(code(&out), 2, "{out:?}");
+    assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("Usage: demo"), "{stderr}");
     // pas with agent mode from the environment: the agent help.
     let out = demo(&[]).env("PAS_AGENT", "1").output().unwrap();
     assert_eq!(code(&out), 0, "{out:?}");
@@ -65,10 +68,17 @@ fn a_bare_invocation_prints_the_root_help_and_exits_0() {
     let out = spec_cli("specs/pt-agent.yaml", &[]).output().unwrap();
     assert_eq!(code(&out), 10, "{out:?}");
     assert_eq!(envelope(&out)["error"]["code"], "ERR_ARGS");
-    // A tool whose root needs a positional argument still answers help, not a usage error.
-    let out = spec_cli("specs/word-counter.yaml", &[]).output().unwrap();
+    // A tool whose root needs a positional argument: the agent's probe still answers help,
+    // not a usage error; a person gets clap's usage error, as before pas.
+    let out = spec_cli("specs/word-counter.yaml", &[])
+        .env("PAS_AGENT", "1")
+        .output()
+        .unwrap();
     assert_eq!(code(&out), 0, "{out:?}");
-    assert!(stdout(&out).contains("Usage: word-counter"));
+    assert!(stdout(&out).starts_with("USAGE:\n  word-counter --agent"));
+    let out = spec_cli("specs/word-counter.yaml", &[]).output().unwrap();
+    assert_eq!(code(&out), 2, "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Usage: word-counter"));
 }
 
 #[test]

@@ -111,7 +111,7 @@ fn help_and_agent_in_any_order_give_the_same_bytes() {
 }
 
 #[test]
-fn human_help_is_clap_with_the_examples() {
+fn human_help_is_the_tool_s_own_clap_help() {
     let out = run(&["item", "list", "--help"]);
     assert_eq!(code(&out), 0);
     let text = stdout(&out);
@@ -119,17 +119,30 @@ fn human_help_is_clap_with_the_examples() {
         text.starts_with("List items, streamed.\n\nUsage: demo item list [OPTIONS]"),
         "{text}"
     );
-    assert!(
-        text.contains("Examples:\n  demo --agent item list -n 2            # Two items\n"),
-        "{text}"
-    );
-    assert!(text.contains("--agent"), "the runtime flags are documented");
+    // The agent's examples and the runtime's flags are in the agent help, not a person's.
+    assert!(!text.contains("Examples:"), "{text}");
+    for runtime in ["--agent", "--output-id", "--max-output", "--format"] {
+        assert!(!text.contains(runtime), "{runtime}: {text}");
+    }
     assert!(!text.contains("ERROR CODES"));
+    // The root's help says where the agent contract is, in one line.
+    let root = stdout(&run(&["-h"]));
+    assert!(
+        root.ends_with(
+            "\n\nAgents: add --agent for JSON output and JSON errors; `demo --agent --help` describes the contract.\n"
+        ),
+        "{root}"
+    );
 }
 
 #[test]
-fn version_names_the_backed_level() {
-    for args in [&["--version"][..], &["--agent", "--version"], &["-V"]] {
+fn version_is_the_tool_s_and_machine_mode_names_the_backed_level() {
+    for args in [&["--version"][..], &["-V"]] {
+        let out = run(args);
+        assert_eq!(code(&out), 0);
+        assert_eq!(stdout(&out), "demo 1.2.3\n");
+    }
+    for args in [&["--agent", "--version"][..], &["-V", "--agent"]] {
         let out = run(args);
         assert_eq!(code(&out), 0);
         assert_eq!(stdout(&out), "demo 1.2.3 (PAS Level 2 Compliant)\n");

@@ -58,7 +58,7 @@ fn the_printed_spec_is_clean_and_reads_back_to_the_same_registry() {
     assert_eq!(registry.level, 4);
     assert_eq!(registry.resources.len(), 3);
     assert_eq!(
-        stdout(&["--version"]),
+        stdout(&["--agent", "--version"]),
         "notes 0.3.0 (PAS Level 4 Compliant)\n"
     );
 }

@@ -361,9 +361,14 @@ fn odd_file_names_give_valid_json() {
 }
 
 #[test]
-fn version_says_the_level() {
+fn version_is_the_tool_s_and_agent_version_says_the_level() {
     let dir = files();
-    let run = run(dir.path(), &["--version"]);
+    let run_person = run(dir.path(), &["--version"]);
+    assert_eq!(
+        (run_person.code, run_person.stdout.as_str()),
+        (Some(0), "word-counter 1.0.0\n")
+    );
+    let run = run(dir.path(), &["--agent", "--version"]);
     assert_eq!(
         (run.code, run.stdout.as_str()),
         (Some(0), "word-counter 1.0.0 (PAS Level 2 Compliant)\n")
