@@ -354,7 +354,13 @@ fn a_callers_time_limit_applies_over_mcp_as_on_the_command_line() {
     );
     // A value that is not a number of seconds is refused, never taken for "no limit".
     for (id, bad) in [(3, json!("soon")), (4, json!(-1)), (5, json!(null))] {
-        call_with(&mut peer, id, "cat", &first, json!({"pas-kit/timeout": bad}));
+        call_with(
+            &mut peer,
+            id,
+            "cat",
+            &first,
+            json!({"pas-kit/timeout": bad}),
+        );
         let response = peer.response(id);
         assert_eq!(response["error"]["code"], -32602, "{bad}: {response}");
         assert!(
