@@ -200,7 +200,7 @@ fn every_face_names_what_a_tool_masks_and_unmask() {
         "{skill}"
     );
     // A tool that masks nothing does not claim to.
-    let words = faces("word-counter.yaml", &["docs", "--skill"]);
+    let words = faces("word-counter.yaml", &["--builtin", "docs", "--skill"]);
     assert!(!words.contains("It masks"), "{words}");
 }
 
