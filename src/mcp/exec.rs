@@ -293,6 +293,9 @@ impl Executor {
         None
     }
 
+    // One call's inputs and the channels back to its client, each a different kind (the
+    // arguments, the caller's bound, cancel, progress, the effect the handler reports).
+    #[allow(clippy::too_many_arguments)]
     fn call(
         &self,
         tool: &str,
@@ -383,6 +386,9 @@ impl Executor {
     }
 
     /// Runs `tool`, found as its command and its `inputSchema`.
+    // One call's inputs and the channels back to its client, each a different kind (the
+    // arguments, the caller's bound, cancel, progress, the effect the handler reports).
+    #[allow(clippy::too_many_arguments)]
     fn run(
         &self,
         tool: &str,
