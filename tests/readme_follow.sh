@@ -8,7 +8,8 @@
 #
 # What differs from a person at a keyboard, and why:
 # - `cargo test --workspace` (the test command) is not run here: `.ci/run` runs it on its own.
-# - `PAS` in the install lines is the clone's directory, and they run in a new project.
+# - The install lines (`cargo add`, `cargo install`) run in a new clap project, `PAS` in them
+#   being the clone's directory.
 # - The clone's `target` is a link to this checkout's, so the dependencies are not compiled a
 #   second time (the clone's own crates are, from its own path); `cargo install` gets `--debug`
 #   and a temporary root, for the same reason and to leave the user's ~/.cargo/bin alone.
@@ -23,6 +24,8 @@ git clone -q "$repo" "$work/pas"
 clone="$work/pas"
 mkdir -p "$target"
 ln -s "$target" "$clone/target"
+# The README's demo scaffold lives in that target: an earlier run's names a clone that is gone.
+rm -rf "$target/demo/weather"
 export CARGO_NET_OFFLINE=true
 unset CARGO_TARGET_DIR PAS_AGENT
 
@@ -46,7 +49,8 @@ for line in "${lines[@]}"; do
   esac
   line="${line%%  #*}" # a trailing comment (two spaces, then #) is the README's, not bash's
   echo "README> $line" >&2
-  if [[ "$line" == *PAS* ]]; then
+  if [[ "$line" == "cargo add "* || "$line" == "cargo install "* ]]; then
+    # The install lines are for the user's own project: here the new clap project.
     line="${line//PAS/$clone}"
     if [[ "$line" == "cargo install "* ]]; then
       line="$line --debug --root $work/bin"
