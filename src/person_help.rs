@@ -59,7 +59,8 @@ fn hide_runtime_flags(cmd: clap::Command) -> clap::Command {
 }
 
 /// The documented command with the runtime's flags shown again: what completions and man pages
-/// are made from.
+/// are made from (so only a tool built with either feature, or this module's tests, uses it).
+#[cfg(any(feature = "completions", feature = "man", test))]
 pub(crate) fn with_runtime_flags(cmd: clap::Command) -> clap::Command {
     set_hidden(cmd, false)
 }
