@@ -139,24 +139,54 @@ fn every_spec_scaffolds_builds_passes_its_tests_and_round_trips() {
 /// is built with) and neither `completions` nor `man`.
 fn tooling_faces_say_how_to_turn_them_on(binary: &Path) {
     let name = binary.file_name().unwrap().to_string_lossy().into_owned();
-    for args in [&["--agent", "--help"][..], &["docs"], &["docs", "--skill"]] {
+    // A tool whose root command takes positionals reaches its built-ins as `TOOL --builtin WORD`
+    // (the faces write that form); any other, as `TOOL WORD`.
+    let help = Command::new(binary)
+        .args(["--agent", "--help"])
+        .output()
+        .unwrap();
+    let flagged = String::from_utf8_lossy(&help.stdout).contains(&format!("{name} --builtin "));
+    let word = |w: &'static str| -> Vec<&'static str> {
+        if flagged {
+            vec!["--builtin", w]
+        } else {
+            vec![w]
+        }
+    };
+    let form = |w: &str| {
+        if flagged {
+            format!("--builtin {w}")
+        } else {
+            w.to_owned()
+        }
+    };
+    let faces: [Vec<&str>; 3] = [
+        vec!["--agent", "--help"],
+        word("docs"),
+        [word("docs"), vec!["--skill"]].concat(),
+    ];
+    for args in &faces {
         let output = Command::new(binary).args(args).output().unwrap();
         assert!(output.status.success(), "{args:?}: {output:?}");
         let face = String::from_utf8(output.stdout).unwrap();
         for word in ["completions", "man"] {
-            let listed = format!("{name} {word}");
+            let listed = format!("{name} {}", form(word));
             assert!(!face.contains(&listed), "{args:?} lists {listed}:\n{face}");
         }
-        if args[0] != "docs" || args.len() == 1 {
-            assert!(face.contains(&format!("{name} mcp")), "{args:?}:\n{face}");
+        if !args.contains(&"--skill") {
+            let listed = format!("{name} {}", form("mcp"));
+            assert!(face.contains(&listed), "{args:?}:\n{face}");
         }
     }
     for (args, feature) in [
-        (&["--agent", "--validate-pas"][..], "validate-pas"),
-        (&["--agent", "completions", "bash"][..], "completions"),
-        (&["--agent", "man"][..], "man"),
+        (vec!["--agent", "--validate-pas"], "validate-pas"),
+        (
+            [vec!["--agent"], word("completions"), vec!["bash"]].concat(),
+            "completions",
+        ),
+        ([vec!["--agent"], word("man")].concat(), "man"),
     ] {
-        let output = Command::new(binary).args(args).output().unwrap();
+        let output = Command::new(binary).args(&args).output().unwrap();
         assert_eq!(output.status.code(), Some(1), "{args:?}");
         assert!(output.stdout.is_empty(), "{args:?}");
         let error: serde_json::Value = serde_json::from_slice(&output.stderr).unwrap();
