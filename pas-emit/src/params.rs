@@ -5,7 +5,7 @@
 //! Help is `help = "..."` rather than a doc comment: clap's derive reworks doc comments (it drops
 //! a one-line comment's final period), which would change the registry.
 
-use pas_spec::{ParamKind, ParamType, Parameter};
+use pas_spec::{ParamKind, ParamType, Parameter, StringFormat};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use serde_json::Value;
@@ -26,6 +26,13 @@ pub(crate) fn field(param: &Parameter, global: bool) -> TokenStream {
         ParamType::Integer => quote!(i64),
         ParamType::Number => quote!(f64),
         ParamType::Boolean => quote!(bool),
+        // A local file path is the operating system's, not text: any bytes a file name may hold
+        // reach the handler, as a code-first `PathBuf` field takes them.
+        ParamType::String | ParamType::Array
+            if param.format == Some(StringFormat::Path) && param.values.is_none() =>
+        {
+            quote!(std::path::PathBuf)
+        }
         ParamType::String | ParamType::Array => quote!(String),
     };
     let ty = if switch {

@@ -17,7 +17,7 @@ struct WordCounter;
 impl spec::Handlers for WordCounter {
     fn count(&self, args: spec::Cli, _ctx: &Context) -> Result<Items<spec::CountItem>, Error> {
         let results = args.files.into_iter().map(|file| {
-            let counted = word_counter::count_file(std::path::Path::new(&file))?;
+            let counted = word_counter::count_file(&file)?;
             Ok(spec::CountItem {
                 file: counted.file,
                 file_bytes: counted
