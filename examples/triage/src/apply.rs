@@ -40,6 +40,21 @@ pub fn apply(args: &Args, ctx: &Context) -> Result<Reply, Error> {
     let plan = session
         .get("plan")
         .ok_or_else(|| Error::new("ERR_SESSION", format!("session {id} has no plan")))?;
+    // The plan the caller confirmed, by the digest `plan` gave it: a session file rewritten
+    // since (its scope included) is refused before anything is read from it.
+    if let Some(confirmed) = args.get::<String>("plan")? {
+        let now = crate::digest::of(&plan);
+        if now != confirmed {
+            return Err(Error::new(
+                "ERR_SESSION",
+                format!(
+                    "session {id}'s plan is not the plan you confirmed (its digest is {now}, not {confirmed}); nothing was signalled"
+                ),
+            )
+            .with_suggestion("the session file was changed after the plan: make a new plan with triage plan --match ...")
+            .with_details(json!({ "plan_digest": now, "confirmed": confirmed })));
+        }
+    }
     let targets = targets(ctx, &plan, recommended, &pids)?;
     // What this call means to do, before it does any: a resumed call's envelope lists what is
     // left of it (`resume_context.remaining`), matched against the records of `act`.
@@ -77,7 +92,8 @@ pub fn apply(args: &Args, ctx: &Context) -> Result<Reply, Error> {
         let Some(record) = act(ctx, target, grace) else {
             return Err(
                 Error::new("ERR_INTERRUPTED", "interrupted during apply").with_suggestion(format!(
-                    "triage apply --session {id} --recommended --yes --resume"
+                    "triage apply --session {id} --recommended --yes --resume --plan {}",
+                    crate::digest::of(&plan)
                 )),
             );
         };

@@ -7,6 +7,7 @@
 //! current user whose command line matches `--match`, never PID 1 nor itself.
 
 mod apply;
+mod digest;
 mod plan;
 mod procs;
 mod verify;

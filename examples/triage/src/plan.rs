@@ -174,17 +174,22 @@ pub fn plan(args: &Args, ctx: &Context) -> Result<Reply, Error> {
         "candidates": candidates,
         "pre_toggled": pre_toggled,
         "requires_confirmation": true,
-        "apply_command": format!("triage apply --session {id} --recommended --yes"),
     });
-    // The scope goes with the plan: `apply` checks every target against it again.
-    session.put(
-        "plan",
-        &json!({
-            "candidates": data["candidates"],
-            "pre_toggled": data["pre_toggled"],
-            "scope": { "match": pattern, "protect": extra },
-        }),
-    )?;
+    // The scope goes with the plan: `apply` checks every target against it again. The plan's
+    // digest goes to the caller, not only to the session file: an `apply` that names it runs
+    // that plan or nothing, whatever was written into the file since.
+    let stored = json!({
+        "candidates": data["candidates"],
+        "pre_toggled": data["pre_toggled"],
+        "scope": { "match": pattern, "protect": extra },
+    });
+    let digest = crate::digest::of(&stored);
+    let mut data = data;
+    data["plan_digest"] = json!(digest);
+    data["apply_command"] = json!(format!(
+        "triage apply --session {id} --recommended --yes --plan {digest}"
+    ));
+    session.put("plan", &stored)?;
     session.write_artifact(
         "plan.json",
         &serde_json::to_vec_pretty(&data).unwrap_or_default(),

@@ -84,6 +84,8 @@ fn settled(mut data: Value) -> Value {
             if let Some(map) = candidate.as_object_mut() {
                 map.remove("age_seconds");
                 map.remove("metrics");
+                // Its words quote the age and CPU time ("running 1s with 0.00s of CPU").
+                map.remove("action_rationale");
             }
         }
     }

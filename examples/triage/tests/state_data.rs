@@ -68,6 +68,60 @@ fn a_manifest_naming_a_process_outside_the_plan_is_refused_and_it_survives() {
     assert_eq!(code, 15, "pid 1 is refused: {value}");
 }
 
+/// A session file rewritten whole (its scope and its targets) passes every check that reads
+/// the file; the plan's digest, which reached the caller and never the file, does not. The
+/// plan's own `apply_command` names it, so an agent that follows the plan is protected.
+#[test]
+fn a_plan_rewritten_scope_and_all_is_refused_by_its_digest() {
+    let home = TempDir::new().unwrap();
+    let planned = Marked::sleep();
+    let outsider = Marked::sleep();
+    let (code, value) = run(
+        home.path(),
+        &["plan", "--match", &planned.pattern, "--min-age", "0"],
+    );
+    assert_eq!(code, 1, "{value}");
+    let id = session_of(&value);
+    let digest = value["data"]["plan_digest"].as_str().unwrap().to_owned();
+    assert_eq!(digest.len(), 64, "{value}");
+    let apply_command = value["data"]["apply_command"].as_str().unwrap().to_owned();
+    assert!(
+        apply_command.ends_with(&format!("--plan {digest}")),
+        "{apply_command}"
+    );
+
+    // The plan made over for the outsider: its scope too, so the scope check passes.
+    let (_, seen) = run(home.path(), &["snapshot", "--match", &outsider.pattern]);
+    let candidate = seen["data"]["candidates"][0].clone();
+    let mut saved = manifest(home.path(), &id);
+    let plan = &mut saved["data"]["plan"];
+    plan["scope"]["match"] = json!(outsider.pattern);
+    plan["candidates"] = json!([candidate]);
+    plan["pre_toggled"]["pids"] = json!([outsider.pid()]);
+    plan["pre_toggled"]["start_ids"] = json!([candidate["start_id"]]);
+    let original = manifest(home.path(), &id);
+    write_manifest(home.path(), &id, &saved);
+
+    // The plan's apply_command, word for word (and --grace-ms 0 for a fast test).
+    let words: Vec<&str> = apply_command.split(' ').skip(1).collect();
+    let mut args = words.clone();
+    args.extend(["--grace-ms", "0"]);
+    let (code, value) = run(home.path(), &args);
+    assert_eq!(code, 15, "{value}");
+    assert_eq!(value["error"]["code"], "ERR_SESSION", "{value}");
+    let message = value["error"]["message"].as_str().unwrap();
+    assert!(message.contains("not the plan you confirmed"), "{message}");
+    assert!(message.contains("nothing was signalled"), "{message}");
+    assert!(outsider.running(), "the outsider is never signalled");
+    assert!(planned.running(), "nothing else was signalled either");
+
+    // The file put back as the plan wrote it: the same command ends the planned process.
+    write_manifest(home.path(), &id, &original);
+    let (code, value) = run(home.path(), &args);
+    assert_eq!(code, 2, "OK_APPLIED: {value}");
+    assert!(outsider.running(), "the outsider is still never signalled");
+}
+
 #[test]
 fn an_empty_fields_selection_is_an_argument_error() {
     let home = TempDir::new().unwrap();
