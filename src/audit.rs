@@ -156,7 +156,9 @@ fn result_of(reply: Reply) -> serde_json::Value {
         Body::Stream(mut stream) => {
             let mut items = Vec::new();
             let mut buffer = Vec::new();
-            while let Some(next) = (stream.next)(Encoding::Json, &mut buffer) {
+            while let Some(next) =
+                (stream.next)(Encoding::Json, &mut crate::reply::ItemOut::new(&mut buffer))
+            {
                 items.push(match next {
                     Ok(()) => serde_json::from_slice(&buffer).unwrap_or(Value::Null),
                     Err(error) => {

@@ -117,7 +117,7 @@ fn items(
     let mut gathered: Option<(Vec<Value>, Option<crate::error::Error>)> = None;
     // The item is appended to the buffer (which may hold earlier lines of a batch, or the spare
     // byte `stream_lines` takes): only the bytes after `start` are this item's.
-    let fixed = move |encoding: Encoding, buffer: &mut Vec<u8>| {
+    let fixed = move |encoding: Encoding, buffer: &mut crate::reply::ItemOut<'_>| {
         let start = buffer.len();
         // People's text is the handler's own: left as it is.
         if encoding == Encoding::Human {
@@ -126,7 +126,7 @@ fn items(
         if !sort {
             let result = next(encoding, buffer)?;
             if result.is_ok()
-                && let Ok(mut value) = serde_json::from_slice::<Value>(&buffer[start..])
+                && let Ok(mut value) = serde_json::from_slice::<Value>(&buffer.bytes()[start..])
             {
                 fix(&mut value, schema.as_ref(), cwd.as_deref(), stable);
                 buffer.truncate(start);
@@ -140,7 +140,7 @@ fn items(
             let mut one = Vec::with_capacity(256);
             loop {
                 one.clear();
-                match next(Encoding::Json, &mut one) {
+                match next(Encoding::Json, &mut crate::reply::ItemOut::new(&mut one)) {
                     None => break,
                     Some(Err(e)) => {
                         error = Some(e);

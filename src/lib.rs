@@ -194,11 +194,13 @@
 //!
 //! impl spec::Handlers for WordCounter {
 //!     fn count(&self, args: spec::Cli, _ctx: &Context) -> Result<Items<spec::CountItem>, Error> {
+//!         // `files` is a `Vec<PathBuf>`: the spec gives it `format: path`.
 //!         let counts = args.files.into_iter().map(|file| {
 //!             let text = std::fs::read_to_string(&file).map_err(|err| {
-//!                 Error::new("FILE_NOT_FOUND", format!("cannot read {file}: {err}"))
+//!                 Error::new("FILE_NOT_FOUND", format!("cannot read {}: {err}", file.display()))
 //!             })?;
 //!             let words = text.split_whitespace().count() as i64;
+//!             let file = file.to_string_lossy().into_owned();
 //!             Ok(spec::CountItem { file, file_bytes: None, words })
 //!         });
 //!         Ok(Items::new(counts))

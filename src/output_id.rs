@@ -160,7 +160,7 @@ pub(crate) fn write(shared: &Arc<Shared>, reply: Reply) -> Result<(), Stop> {
             let mut index = 0;
             loop {
                 buffer.clear();
-                match (stream.next)(Encoding::Json, &mut buffer) {
+                match (stream.next)(Encoding::Json, &mut crate::reply::ItemOut::new(&mut buffer)) {
                     None => return Ok(()),
                     Some(Err(error)) => return Err(Stop::Failed(error)),
                     Some(Ok(())) => {}

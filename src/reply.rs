@@ -27,9 +27,106 @@ pub(crate) enum StreamKind {
     Events,
 }
 
-/// Pulls the next item into the buffer: `None` at the end, `Some(Err)` when the producer (or
-/// serialisation) failed. On `Some(Err)` the buffer's content is unspecified and is discarded.
-pub(crate) type NextItem = Box<dyn FnMut(Encoding, &mut Vec<u8>) -> Option<Result<(), Error>>>;
+/// Pulls the next item and appends it to the buffer (after what it holds): `None` at the end,
+/// `Some(Err)` when the producer (or serialisation) failed. On `Some(Err)` what was appended is
+/// unspecified and is discarded.
+pub(crate) type NextItem = Box<dyn FnMut(Encoding, &mut ItemOut<'_>) -> Option<Result<(), Error>>>;
+
+/// Where a stream's next item is appended: a buffer that only grows at its end.
+///
+/// The render loop hands a batched stream the very buffer it has published for a signal
+/// (`render::pending`), so an item is serialised straight into its place among the whole lines
+/// with no copy. That buffer must never reallocate while published (a signal or the flusher
+/// may be reading its first lines), so an item that outgrows its capacity moves the buffer into
+/// a new, larger allocation and keeps the published one, untouched, in `kept` until the render
+/// loop has published the new one under the output lock. A buffer owned by its caller (every
+/// other reader of a stream) simply grows.
+pub(crate) struct ItemOut<'a> {
+    buf: &'a mut Vec<u8>,
+    /// `Some` for a published buffer: where its allocation is kept when an item outgrows it.
+    kept: Option<&'a mut Option<Vec<u8>>>,
+}
+
+impl<'a> ItemOut<'a> {
+    /// A buffer of the caller's own, which may grow as it likes.
+    pub(crate) fn new(buf: &'a mut Vec<u8>) -> Self {
+        ItemOut { buf, kept: None }
+    }
+
+    /// A published buffer: it never reallocates; an item that does not fit moves it to a new
+    /// allocation and leaves the published one in `kept` (which must be `None`).
+    pub(crate) fn published(buf: &'a mut Vec<u8>, kept: &'a mut Option<Vec<u8>>) -> Self {
+        ItemOut {
+            buf,
+            kept: Some(kept),
+        }
+    }
+
+    /// The buffer's bytes: what it held before, then what the item appended so far.
+    #[inline]
+    pub(crate) fn bytes(&self) -> &[u8] {
+        self.buf
+    }
+
+    /// Its length.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// Appends `bytes`.
+    #[inline]
+    pub(crate) fn extend_from_slice(&mut self, bytes: &[u8]) {
+        // One test on the hot path: `Vec`'s own test for room is the same one, which the
+        // compiler folds into this when nothing happens between them.
+        if self.buf.capacity() - self.buf.len() >= bytes.len() {
+            self.buf.extend_from_slice(bytes);
+        } else {
+            self.make_room_for(bytes);
+        }
+    }
+
+    /// Drops what was appended after `len` (a wrapper rewriting an item in place).
+    #[inline]
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.buf.truncate(len);
+    }
+
+    /// Appends `bytes` where the buffer has no room for them: a published buffer moves to a
+    /// new allocation (the old one kept for the render loop), any other grows as a `Vec` does.
+    #[cold]
+    #[inline(never)]
+    fn make_room_for(&mut self, bytes: &[u8]) {
+        if let Some(kept) = &mut self.kept
+            && kept.is_none()
+        {
+            let need = self.buf.len() + bytes.len();
+            let mut grown = Vec::with_capacity(need.max(self.buf.capacity() * 2));
+            grown.extend_from_slice(self.buf);
+            **kept = Some(std::mem::replace(self.buf, grown));
+        }
+        self.buf.extend_from_slice(bytes);
+    }
+}
+
+impl std::io::Write for ItemOut<'_> {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    #[inline]
+    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    #[inline]
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
 
 /// A type-erased stream of items.
 pub(crate) struct Stream {
@@ -166,7 +263,7 @@ where
     F: Fn(&T) -> String + 'static,
 {
     let mut items = items.into_iter();
-    let next = move |encoding: Encoding, buf: &mut Vec<u8>| {
+    let next = move |encoding: Encoding, buf: &mut ItemOut<'_>| {
         let item = match items.next()? {
             Ok(item) => item,
             Err(err) => return Some(Err(err)),

@@ -76,12 +76,12 @@ fn items(stream: Stream, schema: Value, arguments: Vec<String>) -> Stream {
     } = stream;
     // The item is appended to the buffer (which may hold earlier lines, or the spare byte):
     // only the bytes after `start` are this item's.
-    let masked = move |encoding: Encoding, buffer: &mut Vec<u8>| {
+    let masked = move |encoding: Encoding, buffer: &mut crate::reply::ItemOut<'_>| {
         let start = buffer.len();
         let result = next(encoding, buffer)?;
         if encoding == Encoding::Json
             && result.is_ok()
-            && let Ok(mut value) = serde_json::from_slice::<Value>(&buffer[start..])
+            && let Ok(mut value) = serde_json::from_slice::<Value>(&buffer.bytes()[start..])
             && mask(&mut value, &schema, &arguments)
         {
             buffer.truncate(start);

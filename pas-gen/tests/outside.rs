@@ -31,11 +31,13 @@ fn repo() -> PathBuf {
         .unwrap()
 }
 
-/// A target directory of this test's own (the running `cargo test` holds the workspace's).
+/// Not the workspace's target directory (the running `cargo test` holds it), but the one the
+/// scaffold tests build in (`target/scaffolds`, tests/scaffold.rs, run after this one): the
+/// third-party crates a scaffold needs are compiled once for both.
 fn target() -> PathBuf {
     let target =
         std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| repo().join("target"), PathBuf::from);
-    target.join("outside")
+    target.join("scaffolds")
 }
 
 /// Runs cargo offline in `dir` with this test's target directory; panics with its output on

@@ -20,8 +20,10 @@ pub(crate) fn separate(command: &Command, mut reply: Reply) -> Reply {
     let fields = command.untrusted.clone();
     match &mut reply.body {
         Body::Object(object) => {
-            if let Ok(bytes) = &mut object.json {
-                rewrite(&fields, bytes, 0);
+            if let Ok(bytes) = &mut object.json
+                && let Some(rewritten) = rewrite(&fields, bytes)
+            {
+                *bytes = rewritten;
             }
         }
         Body::Stream(stream) => {
@@ -29,8 +31,12 @@ pub(crate) fn separate(command: &Command, mut reply: Reply) -> Reply {
             stream.next = Box::new(move |encoding, buf| {
                 let start = buf.len();
                 let written = inner(encoding, buf)?;
-                if encoding == Encoding::Json && written.is_ok() {
-                    rewrite(&fields, buf, start);
+                if encoding == Encoding::Json
+                    && written.is_ok()
+                    && let Some(rewritten) = rewrite(&fields, &buf.bytes()[start..])
+                {
+                    buf.truncate(start);
+                    buf.extend_from_slice(&rewritten);
                 }
                 Some(written)
             });
@@ -40,11 +46,11 @@ pub(crate) fn separate(command: &Command, mut reply: Reply) -> Reply {
     reply
 }
 
-/// Rewrites the JSON object in `buf[start..]` in place; anything that is not an object (or
-/// holds none of the fields) is left as it is.
-fn rewrite(fields: &[String], buf: &mut Vec<u8>, start: usize) {
-    let Ok(Value::Object(mut map)) = serde_json::from_slice::<Value>(&buf[start..]) else {
-        return;
+/// The JSON object in `bytes` with the fields moved apart; `None` when it is left as it is
+/// (not an object, or it holds none of the fields).
+fn rewrite(fields: &[String], bytes: &[u8]) -> Option<Vec<u8>> {
+    let Ok(Value::Object(mut map)) = serde_json::from_slice::<Value>(bytes) else {
+        return None;
     };
     let mut apart = Map::new();
     for field in fields {
@@ -53,10 +59,9 @@ fn rewrite(fields: &[String], buf: &mut Vec<u8>, start: usize) {
         }
     }
     if apart.is_empty() {
-        return;
+        return None;
     }
     map.insert(UNTRUSTED_KEY.to_owned(), Value::Object(apart));
-    buf.truncate(start);
     // A map of JSON values always serialises.
-    let _ = serde_json::to_writer(&mut *buf, &Value::Object(map));
+    serde_json::to_vec(&Value::Object(map)).ok()
 }

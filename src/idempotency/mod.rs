@@ -600,7 +600,9 @@ impl Keyed {
                 let mut items = Vec::new();
                 let mut failed = None;
                 let mut buf = Vec::new();
-                while let Some(next) = (stream.next)(Encoding::Json, &mut buf) {
+                while let Some(next) =
+                    (stream.next)(Encoding::Json, &mut crate::reply::ItemOut::new(&mut buf))
+                {
                     match next {
                         Ok(()) => items.push(String::from_utf8_lossy(&buf).into_owned()),
                         Err(error) => {
@@ -707,7 +709,7 @@ fn replay_stream(
 ) -> Reply {
     let mut items = items.into_iter();
     let mut failed = failed;
-    let next = move |encoding: Encoding, buf: &mut Vec<u8>| {
+    let next = move |encoding: Encoding, buf: &mut crate::reply::ItemOut<'_>| {
         let Some(item) = items.next() else {
             return failed.take().map(Err);
         };

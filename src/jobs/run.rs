@@ -308,7 +308,9 @@ fn value_of(reply: Reply) -> Result<Value, Error> {
         Body::Stream(mut stream) => {
             let mut items = Vec::new();
             let mut buffer = Vec::new();
-            while let Some(next) = (stream.next)(Encoding::Json, &mut buffer) {
+            while let Some(next) =
+                (stream.next)(Encoding::Json, &mut crate::reply::ItemOut::new(&mut buffer))
+            {
                 next?;
                 items.push(serde_json::from_slice(&buffer).map_err(crate::error::serialise_error)?);
                 buffer.clear();

@@ -949,7 +949,7 @@ fn pull(
             return Ok(items);
         }
         buf.clear();
-        match (stream.next)(Encoding::Json, &mut buf) {
+        match (stream.next)(Encoding::Json, &mut crate::reply::ItemOut::new(&mut buf)) {
             None => return Ok(items),
             Some(Err(error)) => return Err(error),
             Some(Ok(())) => {}

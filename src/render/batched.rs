@@ -23,11 +23,11 @@
 use std::sync::Arc;
 
 use super::cap::Cap;
-use super::drive::{BATCH, SPARE, hand_over, next_line};
+use super::drive::{BATCH, SPARE, hand_over};
 use super::pending::PendingLines;
 use crate::ending::{Shared, Stop};
 use crate::panics;
-use crate::reply::{Encoding, Stream, StreamKind};
+use crate::reply::{Encoding, ItemOut, Stream, StreamKind};
 
 /// The bytes of lines inspected with one scan.
 const CHECK_SPAN: usize = 8 * 1024;
@@ -42,15 +42,16 @@ pub(super) fn batched(
         shared,
         kind: stream.kind,
     };
-    let mut lines = Lines::new(&out);
-    // Each item is made in `line`, after a spare byte of its own.
+    let mut lines = Lines::new(&out, cap);
+    // An item that cannot stay where it was made (to scrub, past the cap, large) is moved here,
+    // after a spare byte of its own, and taken exactly.
     let mut line = Vec::with_capacity(1024);
     let caught = panics::catch(|| -> Result<(), Stop> {
         loop {
-            if !next_line(shared, stream, encoding, &mut line)? {
-                return Ok(());
+            if let Some(error) = shared.stop_requested() {
+                return Err(Stop::Failed(error));
             }
-            if !lines.push(&mut out, cap, &mut line)? {
+            if !lines.next(&mut out, stream, encoding, cap, &mut line)? {
                 return Ok(());
             }
         }
@@ -78,6 +79,9 @@ trait Out {
     fn hand_over(&mut self, lines: &mut Vec<u8>) -> Result<(), Stop>;
     /// The published batch.
     fn pending(&self) -> &PendingLines;
+    /// The batch moved to `moved` (an item outgrew it, `ItemOut`): published in its place, with
+    /// the same whole lines, under the output lock; the old allocation may be freed after.
+    fn republish(&mut self, moved: &[u8]);
     /// The stream's kind.
     fn kind(&self) -> StreamKind;
 }
@@ -97,6 +101,11 @@ impl Out for ToProfile<'_> {
         &self.shared.pending
     }
 
+    fn republish(&mut self, moved: &[u8]) {
+        let _output = self.shared.lock();
+        self.shared.pending.moved(moved);
+    }
+
     fn kind(&self) -> StreamKind {
         self.kind
     }
@@ -108,30 +117,93 @@ impl Out for ToProfile<'_> {
 /// may be handed over, by the producer, the flusher or a signal, at any moment.
 struct Lines {
     /// The spare byte `stream_lines` may use for a separator, then whole lines only. Items are
-    /// copied in only when they fit, so it never reallocates while published.
+    /// made straight into it through `ItemOut`, so it never reallocates while published.
     batch: Vec<u8>,
     /// Where the uninspected lines start in the batch.
     start: usize,
-    /// Where each uninspected item ends in the batch (after its newline).
-    ends: Vec<usize>,
+    /// No bound and no secret: nothing can change or refuse an item, so each is taken where
+    /// it was made (the usual stream, and the fast one).
+    plain: bool,
 }
 
 impl Lines {
-    fn new(out: &impl Out) -> Lines {
+    fn new(out: &impl Out, cap: &Cap) -> Lines {
         let mut batch = Vec::with_capacity(BATCH + 1024);
         batch.push(SPARE);
         out.pending().publish(batch.as_slice(), out.kind());
         Lines {
             batch,
             start: 1,
-            ends: Vec::new(),
+            plain: cap.limit.is_none() && cap.secrets.is_none(),
         }
     }
 
     /// No line left uninspected: the next starts at the batch's end.
     fn restart(&mut self) {
         self.start = self.batch.len();
-        self.ends.clear();
+    }
+
+    /// Makes the stream's next item straight into the batch, after its whole lines (unpublished
+    /// bytes, which nothing reads until `set_whole` covers them), and takes it. `false`: the
+    /// stream ended, or the cap refused the item (the stream ends there).
+    fn next(
+        &mut self,
+        out: &mut impl Out,
+        stream: &mut Stream,
+        encoding: Encoding,
+        cap: &mut Cap,
+        line: &mut Vec<u8>,
+    ) -> Result<bool, Stop> {
+        let start = self.batch.len();
+        let mut kept = None;
+        let made = (stream.next)(
+            encoding,
+            &mut ItemOut::published(&mut self.batch, &mut kept),
+        );
+        if kept.is_some() {
+            // The item outgrew the batch: the batch moved, the published allocation was kept
+            // as it was until the moved one is published in its place.
+            out.republish(&self.batch);
+            drop(kept);
+        }
+        match made {
+            None => {
+                self.batch.truncate(start);
+                return Ok(false);
+            }
+            Some(Err(error)) => {
+                self.batch.truncate(start);
+                return Err(Stop::Failed(error));
+            }
+            Some(Ok(())) => {}
+        }
+        // The item and its newline.
+        let len = self.batch.len() - start + 1;
+        let batch = &mut self.batch;
+        let as_made = batch.len() < batch.capacity()
+            && (self.plain
+                || (len < CHECK_SPAN && cap.fits(len) && !cap.may_change(&batch[start..])));
+        if as_made {
+            // Nothing to scrub, within the bound: its length is final, so it is admitted as
+            // made, and its newline fits without moving the batch. The batch's scan at its
+            // hand-over inspects it.
+            cap.admit(len);
+            batch.push(b'\n');
+            out.pending().set_whole(batch.len());
+            if batch.len() > BATCH {
+                self.inspect(cap);
+                out.hand_over(&mut self.batch)?;
+                self.restart();
+            }
+            return Ok(true);
+        }
+        // To scrub, past the cap, large, or no room for its newline: the item moves out of
+        // the batch and is taken exactly.
+        line.clear();
+        line.push(SPARE);
+        line.extend_from_slice(&self.batch[start..]);
+        self.batch.truncate(start);
+        self.push(out, cap, line)
     }
 
     /// Takes the item in `line[1..]` (no newline yet). `false`: the cap refused it: the stream
@@ -150,16 +222,12 @@ impl Lines {
             && batch.capacity() - batch.len() >= len
             && !cap.may_change(&line[1..])
         {
-            // Nothing to scrub: its length is final, so it is admitted as made; its span's
+            // Nothing to scrub: its length is final, so it is admitted as made; the batch's
             // scan inspects it.
             cap.admit(len);
             line.push(b'\n');
             batch.extend_from_slice(&line[1..]);
-            self.ends.push(batch.len());
             out.pending().set_whole(batch.len());
-            if batch.len() - self.start >= CHECK_SPAN {
-                self.inspect(cap);
-            }
         } else {
             // To scrub, past the cap, large, or not fitting: this item alone, exactly.
             self.inspect(cap);
@@ -187,14 +255,13 @@ impl Lines {
     /// the first item's warning. Nothing is written, and nothing changes (the lines are
     /// scrubbed and admitted already).
     fn inspect(&mut self, cap: &mut Cap) {
-        if self.ends.is_empty() {
-            return;
-        }
-        if cap.may_flag(&self.batch[self.start..]) {
-            let mut from = self.start;
-            for &end in &self.ends {
-                cap.flag(&self.batch[from..end - 1]);
-                from = end;
+        let lines = &self.batch[self.start..];
+        if !lines.is_empty() && cap.may_flag(lines) {
+            // Line by line: a phrase holds no newline, so the first line that holds one is
+            // the first item's (a JSON item holds no raw newline; a person's line that does
+            // is flagged by the phrase alone, without its JSON).
+            for item in lines.split_inclusive(|b| *b == b'\n') {
+                cap.flag(item.strip_suffix(b"\n").unwrap_or(item));
             }
         }
         self.restart();
@@ -259,6 +326,10 @@ mod tests {
             &self.pending
         }
 
+        fn republish(&mut self, moved: &[u8]) {
+            self.pending.moved(moved);
+        }
+
         fn kind(&self) -> StreamKind {
             StreamKind::List
         }
@@ -266,6 +337,12 @@ mod tests {
 
     /// The guards as a stream with secrets, masking and inspection on, capped at `limit`.
     fn cap(limit: Option<u64>) -> Cap {
+        guards(limit, true)
+    }
+
+    /// The guards, with or without secrets and masking (without, and unbounded, every item
+    /// is taken where it was made).
+    fn guards(limit: Option<u64>, secrets: bool) -> Cap {
         let mut redactor = crate::redact::Redactor::default();
         redactor.set_masking(true);
         redactor.add_secret("hunter2-secret", "--token");
@@ -273,7 +350,7 @@ mod tests {
         redactor.add_secret("s3cr3t", "--pin");
         Cap {
             limit,
-            secrets: Some(redactor),
+            secrets: secrets.then_some(redactor),
             json: true,
             inspect: true,
             ..Cap::default()
@@ -286,7 +363,10 @@ mod tests {
 
     /// Item by item, as the line-by-line loop takes a stream: the reference.
     fn one_by_one(items: &[String], limit: Option<u64>) -> Outcome {
-        let mut cap = cap(limit);
+        one_by_one_with(items, guards(limit, true))
+    }
+
+    fn one_by_one_with(items: &[String], mut cap: Cap) -> Outcome {
         let mut written = Vec::new();
         for item in items {
             let mut line = vec![SPARE];
@@ -307,34 +387,59 @@ mod tests {
         )
     }
 
-    /// Through the batch and its span scans.
+    /// Through the batch and its scans.
     fn batched(items: &[String], limit: Option<u64>) -> Outcome {
         ticked(items, limit, usize::MAX)
     }
 
+    fn ticked(items: &[String], limit: Option<u64>, tick: usize) -> Outcome {
+        ticked_with(items, guards(limit, true), tick)
+    }
+
     /// Through the batch, with a flusher's tick after every `tick` items (a fast stream to a
     /// pipe): what a tick hands over is written then, the rest at the hand-overs.
-    fn ticked(items: &[String], limit: Option<u64>, tick: usize) -> Outcome {
-        let mut cap = cap(limit);
+    fn ticked_with(items: &[String], mut cap: Cap, tick: usize) -> Outcome {
         let mut out = Collect {
             written: Vec::new(),
             pending: PendingLines::new(),
         };
-        let mut lines = Lines::new(&out);
+        let mut lines = Lines::new(&out, &cap);
         let mut line = Vec::new();
-        let mut pulled = 0u64;
-        for (n, item) in items.iter().enumerate() {
-            line.clear();
-            line.push(SPARE);
-            line.extend_from_slice(item.as_bytes());
-            pulled += 1;
-            if !matches!(lines.push(&mut out, &mut cap, &mut line), Ok(true)) {
-                break;
+        // The items as a handler's stream, each made straight into the batch.
+        let pulled = std::rc::Rc::new(std::cell::Cell::new(0u64));
+        let mut stream = {
+            let (items, pulled) = (items.to_vec(), pulled.clone());
+            let mut items = items.into_iter();
+            Stream {
+                kind: StreamKind::List,
+                next: Box::new(move |_, out: &mut ItemOut<'_>| {
+                    let item = items.next()?;
+                    pulled.set(pulled.get() + 1);
+                    out.extend_from_slice(item.as_bytes());
+                    Some(Ok(()))
+                }),
+                page: None,
             }
-            if (n + 1) % tick == 0 {
+        };
+        let mut n = 0;
+        while let Ok(true) = lines.next(&mut out, &mut stream, Encoding::Json, &mut cap, &mut line)
+        {
+            // What a signal or the flusher reads is the batch's own allocation, also after an
+            // item outgrew it and moved it.
+            if let Some((published, _)) = out.pending.lines() {
+                let batch = lines.batch.as_ptr_range();
+                assert!(
+                    batch.contains(&published.as_ptr()),
+                    "the published lines are stale"
+                );
+                assert!(published.as_ptr_range().end <= batch.end);
+            }
+            n += 1;
+            if n % tick == 0 {
                 flusher_tick(&mut out);
             }
         }
+        let pulled = pulled.get();
         assert!(lines.finish(&mut out, &mut cap).is_ok());
         // The handler is asked for no item past the one the cap refused.
         assert_eq!(pulled, cap.items + u64::from(cap.cut));
@@ -418,7 +523,7 @@ mod tests {
             written: Vec::new(),
             pending: PendingLines::new(),
         };
-        let mut lines = Lines::new(&out);
+        let mut lines = Lines::new(&out, &cap);
         let mut items: Vec<String> = (0..before).map(plain).collect();
         items.push(format!(r#"{{"token":"{JWT}","pw":"hunter2-secret"}}"#));
         for item in &items {
@@ -495,6 +600,20 @@ mod tests {
             tick in 1usize..300,
         ) {
             prop_assert_eq!(ticked(&items, limit, tick), one_by_one(&items, limit));
+        }
+
+        /// Without secrets to scrub, bounded or not: every item that is taken where it was
+        /// made (all of them, unbounded) comes out as item by item, warning included.
+        #[test]
+        fn plain_streams_equal_item_by_item(
+            items in proptest::collection::vec(item(), 0..3000),
+            limit in proptest::option::of(1u64..200_000),
+            tick in 1usize..3000,
+        ) {
+            prop_assert_eq!(
+                ticked_with(&items, guards(limit, false), tick),
+                one_by_one_with(&items, guards(limit, false))
+            );
         }
     }
 }

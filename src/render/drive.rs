@@ -320,7 +320,7 @@ pub(super) fn next_line(
     }
     line.clear();
     line.push(SPARE);
-    match (stream.next)(encoding, line) {
+    match (stream.next)(encoding, &mut crate::reply::ItemOut::new(line)) {
         None => Ok(false),
         Some(Err(error)) => Err(Stop::Failed(error)),
         Some(Ok(())) => Ok(true),

@@ -81,9 +81,15 @@ fn parse(json: &[u8]) -> Result<Node, Error> {
 }
 
 /// One list item as one line of text (no newline), appended to `out`.
-pub(crate) fn item_line<T: Serialize + ?Sized>(item: &T, out: &mut Vec<u8>) -> Result<(), Error> {
+pub(crate) fn item_line<T: Serialize + ?Sized>(
+    item: &T,
+    line: &mut crate::reply::ItemOut<'_>,
+) -> Result<(), Error> {
     let json = serde_json::to_vec(item).map_err(serialise_error)?;
     let node = parse(&json)?;
+    // Made apart, then appended: the line's buffer only grows at its end (`ItemOut`).
+    let mut out = Vec::with_capacity(json.len());
+    let out = &mut out;
     match &node {
         Node::Object(entries) => {
             for (i, (key, value)) in entries.iter().enumerate() {
@@ -97,6 +103,7 @@ pub(crate) fn item_line<T: Serialize + ?Sized>(item: &T, out: &mut Vec<u8>) -> R
         }
         other => inline(other, false, out),
     }
+    line.extend_from_slice(out);
     Ok(())
 }
 
@@ -210,7 +217,7 @@ mod tests {
                 alpha: "a b",
                 tags: vec!["x", "y"],
             },
-            &mut out,
+            &mut crate::reply::ItemOut::new(&mut out),
         )
         .unwrap();
         assert_eq!(

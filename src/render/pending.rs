@@ -19,9 +19,12 @@
 //! marks them handed: the producer's hand-over and a signal write only the lines after them.
 //!
 //! The protocol that keeps [`PendingLines::lines`] sound:
-//! - the buffer is published with a capacity it never grows past while published (items are
-//!   copied in only when they fit), so its address stays valid and its first `len` bytes are
-//!   never written again: the producer only appends after them;
+//! - the buffer is published with a capacity it never grows past while published (an item is
+//!   made straight into it through `reply::ItemOut`, which never reallocates a published
+//!   buffer: an item that outgrows it moves the bytes to a new allocation, published in its
+//!   place with [`PendingLines::moved`] under the output lock before the old one is freed), so
+//!   its address stays valid and its first `len` bytes are never written again: the producer
+//!   only appends after them;
 //! - `len` is stored (Release) only after the bytes it covers are written;
 //! - the buffer is withdrawn ([`PendingLines::withdraw`]) under the output lock, before it is
 //!   cleared, reused or freed, and [`PendingLines::lines`] is only read under that lock.
@@ -59,6 +62,13 @@ impl PendingLines {
         self.handed.store(0, Ordering::SeqCst);
         self.kind.store(kind_code(kind), Ordering::SeqCst);
         self.ptr.store(buffer.as_ptr().cast_mut(), Ordering::SeqCst);
+    }
+
+    /// The published buffer moved to `moved` (an item outgrew its allocation): `moved` starts
+    /// with the same bytes, so what is whole and what was handed stay as they are. Called
+    /// holding the output lock, before the old allocation is freed.
+    pub(crate) fn moved(&self, moved: &[u8]) {
+        self.ptr.store(moved.as_ptr().cast_mut(), Ordering::SeqCst);
     }
 
     /// The first `len` bytes of the published buffer are whole lines, written and final.
