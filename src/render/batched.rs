@@ -37,12 +37,13 @@ pub(super) fn batched(
     stream: &mut Stream,
     encoding: Encoding,
     cap: &mut Cap,
+    live: bool,
 ) -> Result<(), Stop> {
     let mut out = ToProfile {
         shared,
         kind: stream.kind,
     };
-    let mut lines = Lines::new(&out, cap);
+    let mut lines = Lines::new(&out, cap, live);
     // An item that cannot stay where it was made (to scrub, past the cap, large) is moved here,
     // after a spare byte of its own, and taken exactly.
     let mut line = Vec::with_capacity(1024);
@@ -124,10 +125,16 @@ struct Lines {
     /// No bound and no secret: nothing can change or refuse an item, so each is taken where
     /// it was made (the usual stream, and the fast one).
     plain: bool,
+    /// A reader waits on a pipe: a batch is handed over before it would pass [`BATCH`] bytes
+    /// (by the length of the item just made), so each write fits a pipe's buffer whole. A
+    /// batch a line longer than the pipe's 64 KiB leaves a few bytes for a second wake-up of
+    /// the reader and the writer, every batch (the pipe figure in BENCHMARKS.md). To a file,
+    /// a batch is handed over once past [`BATCH`], so it goes to stdout without a copy.
+    live: bool,
 }
 
 impl Lines {
-    fn new(out: &impl Out, cap: &Cap) -> Lines {
+    fn new(out: &impl Out, cap: &Cap, live: bool) -> Lines {
         let mut batch = Vec::with_capacity(BATCH + 1024);
         batch.push(SPARE);
         out.pending().publish(batch.as_slice(), out.kind());
@@ -135,6 +142,16 @@ impl Lines {
             batch,
             start: 1,
             plain: cap.limit.is_none() && cap.secrets.is_none(),
+            live,
+        }
+    }
+
+    /// Whether the batch is to be handed over now, an item of `len` bytes just taken.
+    #[inline]
+    fn full(&self, len: usize) -> bool {
+        match self.live {
+            true => self.batch.len() + len > BATCH,
+            false => self.batch.len() > BATCH,
         }
     }
 
@@ -190,7 +207,7 @@ impl Lines {
             cap.admit(len);
             batch.push(b'\n');
             out.pending().set_whole(batch.len());
-            if batch.len() > BATCH {
+            if self.full(len) {
                 self.inspect(cap);
                 out.hand_over(&mut self.batch)?;
                 self.restart();
@@ -236,7 +253,7 @@ impl Lines {
             }
             self.restart();
         }
-        if self.batch.len() > BATCH {
+        if self.full(len) {
             self.inspect(cap);
             out.hand_over(&mut self.batch)?;
             self.restart();
@@ -403,7 +420,8 @@ mod tests {
             written: Vec::new(),
             pending: PendingLines::new(),
         };
-        let mut lines = Lines::new(&out, &cap);
+        // Ticks are a pipe's (a live reader); without them, a file's.
+        let mut lines = Lines::new(&out, &cap, tick != usize::MAX);
         let mut line = Vec::new();
         // The items as a handler's stream, each made straight into the batch.
         let pulled = std::rc::Rc::new(std::cell::Cell::new(0u64));
@@ -523,7 +541,7 @@ mod tests {
             written: Vec::new(),
             pending: PendingLines::new(),
         };
-        let mut lines = Lines::new(&out, &cap);
+        let mut lines = Lines::new(&out, &cap, false);
         let mut items: Vec<String> = (0..before).map(plain).collect();
         items.push(format!(r#"{{"token":"{JWT}","pw":"hunter2-secret"}}"#));
         for item in &items {

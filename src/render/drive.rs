@@ -165,7 +165,7 @@ fn stream(shared: &Arc<Shared>, mut stream: Stream) -> Result<(), Stop> {
     // No reader waits on a file or /dev/null, so nothing is lost by joining lines there; a
     // pipe or terminal gets each line as it is made.
     let result = if plain && !live {
-        batched(shared, &mut stream, encoding, &mut cap)
+        batched(shared, &mut stream, encoding, &mut cap, false)
     } else {
         line_by_line(shared, &mut stream, encoding, live, plain, &mut cap)
     };
@@ -273,7 +273,7 @@ fn line_by_line(
         }
     });
     let result = match caught.unwrap_or_else(|error| Err(Stop::Failed(error))) {
-        Ok(true) => batched(shared, stream, encoding, cap),
+        Ok(true) => batched(shared, stream, encoding, cap, live),
         Ok(false) => Ok(()),
         Err(stop) => Err(stop),
     };
