@@ -20,7 +20,6 @@ mod rules {
 }
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 use pas_spec::{Diagnostic, Severity, Source, diagnostic_codes::CODES, load, validate::validate};
 use serde_json::json;
@@ -194,11 +193,12 @@ fn diagnostics_are_well_formed() {
     }
 }
 
-/// A thousand commands, each with parameters, an example and a schema: well under 100 ms in an
-/// optimised build. Debug builds are several times slower, so they get a looser bound that still
-/// catches a quadratic rule (which would take seconds here).
+/// A thousand commands, each with parameters, an example and a schema, validate without a
+/// diagnostic (no rule confuses one command's names with another's). How fast is the bench's
+/// (`cargo run --release -p pas-bench -- check`: a 1,000-command spec in under 200 ms), never a
+/// timed test's.
 #[test]
-fn a_thousand_commands_validate_fast() {
+fn a_thousand_commands_validate_without_a_diagnostic() {
     let commands: Vec<serde_json::Value> = (0..1000)
         .map(|index| {
             json!({
@@ -225,19 +225,5 @@ fn a_thousand_commands_validate_fast() {
         "commands": commands
     });
     let registry: pas_spec::Registry = serde_json::from_value(spec).unwrap();
-    let _ = validate(&registry); // warm up (meta-schema compilation happens once)
-    let start = Instant::now();
-    let diagnostics = validate(&registry);
-    let elapsed = start.elapsed();
-    assert_eq!(diagnostics, []);
-    let bound = if cfg!(debug_assertions) {
-        Duration::from_millis(1500)
-    } else {
-        Duration::from_millis(100)
-    };
-    eprintln!("validating 1,000 commands took {elapsed:?}");
-    assert!(
-        elapsed < bound,
-        "validating 1,000 commands took {elapsed:?}"
-    );
+    assert_eq!(validate(&registry), []);
 }
