@@ -11,25 +11,54 @@
 #[allow(dead_code)]
 mod support;
 
-use serde_json::json;
+use serde_json::{Value, json};
 use support::{Marked, manifest, run, session_of, write_manifest};
 use tempfile::TempDir;
 
-#[test]
-fn a_manifest_naming_a_process_outside_the_plan_is_refused_and_it_survives() {
+/// A plan over one process of ours, and another process outside it: the session's plan (its
+/// envelope) and the outsider's true identity, as a plan would have seen it had it matched.
+struct Planned {
+    home: TempDir,
+    planned: Marked,
+    outsider: Marked,
+    plan: Value,
+    id: String,
+    outsider_seen: Value,
+}
+
+fn planned_with_an_outsider() -> Planned {
     let home = TempDir::new().unwrap();
     let planned = Marked::sleep();
     let outsider = Marked::sleep();
-    let (code, value) = run(
+    let (code, plan) = run(
         home.path(),
         &["plan", "--match", &planned.pattern, "--min-age", "0"],
     );
-    assert_eq!(code, 1, "{value}");
-    let id = session_of(&value);
-    // The outsider's true identity, as a plan would have seen it had it matched.
+    assert_eq!(code, 1, "{plan}");
+    let id = session_of(&plan);
     let (_, seen) = run(home.path(), &["snapshot", "--match", &outsider.pattern]);
-    let candidate = seen["data"]["candidates"][0].clone();
-    assert_eq!(candidate["pid"], outsider.pid(), "{seen}");
+    let outsider_seen = seen["data"]["candidates"][0].clone();
+    assert_eq!(outsider_seen["pid"], outsider.pid(), "{seen}");
+    Planned {
+        home,
+        planned,
+        outsider,
+        plan,
+        id,
+        outsider_seen,
+    }
+}
+
+#[test]
+fn a_manifest_naming_a_process_outside_the_plan_is_refused_and_it_survives() {
+    let Planned {
+        home,
+        planned,
+        outsider,
+        id,
+        outsider_seen: candidate,
+        ..
+    } = planned_with_an_outsider();
     let mut saved = manifest(home.path(), &id);
     let plan = &mut saved["data"]["plan"];
     plan["candidates"] = json!([candidate]);
@@ -73,15 +102,14 @@ fn a_manifest_naming_a_process_outside_the_plan_is_refused_and_it_survives() {
 /// plan's own `apply_command` names it, so an agent that follows the plan is protected.
 #[test]
 fn a_plan_rewritten_scope_and_all_is_refused_by_its_digest() {
-    let home = TempDir::new().unwrap();
-    let planned = Marked::sleep();
-    let outsider = Marked::sleep();
-    let (code, value) = run(
-        home.path(),
-        &["plan", "--match", &planned.pattern, "--min-age", "0"],
-    );
-    assert_eq!(code, 1, "{value}");
-    let id = session_of(&value);
+    let Planned {
+        home,
+        planned,
+        outsider,
+        plan: value,
+        id,
+        outsider_seen: candidate,
+    } = planned_with_an_outsider();
     let digest = value["data"]["plan_digest"].as_str().unwrap().to_owned();
     assert_eq!(digest.len(), 64, "{value}");
     let apply_command = value["data"]["apply_command"].as_str().unwrap().to_owned();
@@ -91,8 +119,6 @@ fn a_plan_rewritten_scope_and_all_is_refused_by_its_digest() {
     );
 
     // The plan made over for the outsider: its scope too, so the scope check passes.
-    let (_, seen) = run(home.path(), &["snapshot", "--match", &outsider.pattern]);
-    let candidate = seen["data"]["candidates"][0].clone();
     let mut saved = manifest(home.path(), &id);
     let plan = &mut saved["data"]["plan"];
     plan["scope"]["match"] = json!(outsider.pattern);
