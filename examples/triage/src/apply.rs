@@ -42,18 +42,18 @@ pub fn apply(args: &Args, ctx: &Context) -> Result<Reply, Error> {
         .ok_or_else(|| Error::new("ERR_SESSION", format!("session {id} has no plan")))?;
     // The plan the caller confirmed, by the digest `plan` gave it: a session file rewritten
     // since (its scope included) is refused before anything is read from it.
-    if let Some(confirmed) = args.get::<String>("plan")? {
-        let now = crate::digest::of(&plan);
-        if now != confirmed {
-            return Err(Error::new(
+    let digest = crate::digest::of(&plan);
+    if let Some(confirmed) = args.get::<String>("plan")?
+        && digest != confirmed
+    {
+        return Err(Error::new(
                 "ERR_SESSION",
                 format!(
-                    "session {id}'s plan is not the plan you confirmed (its digest is {now}, not {confirmed}); nothing was signalled"
+                    "session {id}'s plan is not the plan you confirmed (its digest is {digest}, not {confirmed}); nothing was signalled"
                 ),
             )
             .with_suggestion("the session file was changed after the plan: make a new plan with triage plan --match ...")
-            .with_details(json!({ "plan_digest": now, "confirmed": confirmed })));
-        }
+            .with_details(json!({ "plan_digest": digest, "confirmed": confirmed })));
     }
     let targets = targets(ctx, &plan, recommended, &pids)?;
     // What this call means to do, before it does any: a resumed call's envelope lists what is
@@ -92,8 +92,7 @@ pub fn apply(args: &Args, ctx: &Context) -> Result<Reply, Error> {
         let Some(record) = act(ctx, target, grace) else {
             return Err(
                 Error::new("ERR_INTERRUPTED", "interrupted during apply").with_suggestion(format!(
-                    "triage apply --session {id} --recommended --yes --resume --plan {}",
-                    crate::digest::of(&plan)
+                    "triage apply --session {id} --recommended --yes --resume --plan {digest}"
                 )),
             );
         };

@@ -129,15 +129,49 @@ fn a_destructive_robot_command_is_confirmed_with_yes() {
     assert_eq!(forced["isError"], true, "{forced}");
     assert_eq!(text["error"]["details"]["argument"], "force", "{text}");
 
-    // With `yes`, the confirmation passes and the session's plan is applied as the CLI's
-    // `--yes` applies it: a plan that matched nothing is complete at once, both ways.
-    let applied = as_envelope(&session.call(
+    // A digest that is not the plan's is refused over MCP as on the command line.
+    let digest = planned["structuredContent"]["plan_digest"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let other = "0".repeat(64);
+    let wrong = as_envelope(&session.call(
         "apply",
-        json!({"session": id, "recommended": true, "yes": true}),
+        json!({"session": id, "recommended": true, "yes": true, "plan": other}),
     ));
     let (_, cli) = support::run(
         home.path(),
-        &["apply", "--session", &id, "--recommended", "--yes"],
+        &[
+            "apply",
+            "--session",
+            &id,
+            "--recommended",
+            "--yes",
+            "--plan",
+            &other,
+        ],
+    );
+    assert_eq!(wrong["error"]["code"], "ERR_SESSION", "{wrong}");
+    assert_eq!(wrong, envelope_meaning(&cli), "{wrong} vs {cli}");
+
+    // With `yes` and the plan's digest, the confirmation passes and the session's plan is
+    // applied as the CLI's `--yes --plan` applies it: a plan that matched nothing is complete
+    // at once, both ways.
+    let applied = as_envelope(&session.call(
+        "apply",
+        json!({"session": id, "recommended": true, "yes": true, "plan": digest}),
+    ));
+    let (_, cli) = support::run(
+        home.path(),
+        &[
+            "apply",
+            "--session",
+            &id,
+            "--recommended",
+            "--yes",
+            "--plan",
+            &digest,
+        ],
     );
     assert!(
         cli["error"]["details"]["requires_confirmation"].is_null(),
