@@ -11,9 +11,9 @@
 //! admitted by its scrubbed length before it joins the batch, so every line in the batch is
 //! final (what the item-by-item loop would write) from the moment it is published, and the
 //! output cap cuts at the same item, found when it is made. Only the check that flags without
-//! changing anything (text addressed to an agent) runs a span of lines at a time: one scan
-//! clears them all in the usual case; else the span's items are inspected one by one for the
-//! first one's warning (given at the end of the stream either way).
+//! changing anything (text addressed to an agent) runs a batch at a time, at its hand-over: one
+//! scan clears its lines in the usual case; else they are inspected one by one for the first
+//! one's warning (given at the end of the stream either way).
 //! Every whole line is published as it is made (`render::pending`), so a signal, or the
 //! flusher's tick for a reader, hands it over whatever the producer does next, blocking
 //! included.
@@ -29,7 +29,8 @@ use crate::ending::{Shared, Stop};
 use crate::panics;
 use crate::reply::{Encoding, ItemOut, Stream, StreamKind};
 
-/// The bytes of lines inspected with one scan.
+/// An item this long or longer is taken exactly, on its own (`Lines::push_exact`), where a
+/// stream with guards is concerned.
 const CHECK_SPAN: usize = 8 * 1024;
 
 pub(super) fn batched(
