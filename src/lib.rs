@@ -358,118 +358,59 @@
 //! list returns [`Reply::page`] with a [`Page`].
 #![deny(missing_docs)]
 
-pub use pas_spec as spec;
-
-mod app;
-pub mod argv;
-mod audit;
-mod bare_call;
-mod builtin_flag;
 mod builtins;
-mod call_meta;
-mod clap_augment;
-pub mod clap_face;
-mod cleanup;
-mod closed_stdout;
 pub mod codes;
-mod command_limits;
-mod command_path;
-mod config_file;
-mod config_sources;
-mod const_check;
-mod context;
-mod corrected_input;
-mod cwd;
-mod data_pass;
-pub mod deadline;
-mod declared;
-mod declared_lock;
-pub mod defaults;
-mod descendants;
-mod doc_commands;
-mod doctor;
 mod effect;
-mod ending;
-mod entropy;
-mod env_values;
+pub(crate) mod end;
 mod error;
 pub mod faces;
-mod features;
-mod fields;
-mod flag_place;
-mod forgiving_json;
-mod handler_args;
-mod idempotency;
-mod injection;
-pub mod input;
-mod input_file;
-mod items;
-mod jobs;
-mod kept_children;
-pub mod level;
-pub mod lock;
-pub mod mcp;
-mod meta_line;
-pub mod net;
-mod outcome;
-mod output_file;
-mod output_id;
-pub mod output_limit;
-mod page_limit;
-mod panics;
-mod parse_error;
-mod person_help;
-pub mod process;
+pub(crate) mod guards;
+pub(crate) mod handler;
+pub(crate) mod parse;
 mod profile;
-mod progress;
-mod redact;
 mod render;
 mod reply;
 pub mod resources;
 pub mod retry;
-mod robot;
-mod rooms;
-mod schema_check;
-mod scope_check;
-mod sensitive;
-mod sessions;
-mod signal_error;
-mod signals;
+pub(crate) mod run;
+pub(crate) mod services;
 mod stable;
-mod state_file;
-#[cfg(test)]
-mod state_file_props;
-mod stdin_body;
-mod stdin_ids;
-pub mod stdout_capture;
-pub mod store;
-mod streams;
+pub(crate) mod stdio;
 pub mod time;
 pub mod tool;
-mod undeclared;
-mod validate_only;
-mod validate_pas;
-mod versions;
+pub(crate) mod transport;
 pub mod xdg;
 
-pub use app::{App, Handler};
-pub use builtins::guard::FORCE_REQUIRED;
+pub use pas_spec as spec;
+
+// The public modules, at the paths they have always had; each lives in the folder of the call
+// it belongs to (ARCHITECTURE.md).
+pub use crate::end::stdout_capture;
+pub use crate::guards::{deadline, input, output_limit};
+pub use crate::parse::{argv, clap_face, defaults, level};
+pub use crate::services::children::process;
+pub use crate::services::{lock, net, store};
+pub use crate::transport::mcp;
+
+pub use crate::builtins::features::FEATURE_NOT_BUILT;
+pub use crate::guards::redact::REDACTED;
+pub use crate::handler::args::Args;
+pub use crate::handler::context::Context;
+pub use crate::handler::progress::Progress;
+pub use crate::profile::call_meta::TRACE_ENV;
+pub use crate::profile::robot_state::{ProseStyle, Severity, Warning};
+pub use crate::reply::items::Items;
+pub use crate::run::app::{App, Handler};
+pub use crate::run::from_tool::run;
+pub use crate::run::guard::FORCE_REQUIRED;
+pub use crate::services::sessions::Session;
 pub use builtins::health::{Check, CheckStatus, HealthCheck};
 pub use builtins::tools::UNKNOWN_TOOL;
-pub use call_meta::TRACE_ENV;
-pub use context::Context;
 pub use effect::Change;
 pub use error::Error;
-pub use features::FEATURE_NOT_BUILT;
-pub use handler_args::Args;
-pub use items::Items;
-pub use progress::Progress;
-pub use redact::REDACTED;
 pub use reply::{Page, Reply};
 pub use resources::{NoGlobals, ResourcePath, Resources};
-pub use robot::{ProseStyle, Severity, Warning};
-pub use sessions::Session;
-pub use tool::{AgentTool, registry_of, run};
+pub use tool::{AgentTool, registry_of};
 
 /// `#[derive(AgentTool)]`: see [`tool`] and the `pas-macros` crate for its `#[agent(...)]` keys.
 pub use pas_macros::AgentTool;
@@ -499,6 +440,6 @@ pub struct ReadmeSpecFirst;
 /// What `#[derive(AgentTool)]` expands to refers to; not a stable API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::const_check::declares;
+    pub use crate::tool::const_check::declares;
     pub use crate::tool::private::*;
 }

@@ -6,10 +6,12 @@
 //! nothing is buffered beyond one line. The profile picks the encoding (JSON for machines, text
 //! for people) before the first item, so items are serialised once.
 
+pub(crate) mod human;
+pub(crate) mod items;
+
 use serde::Serialize;
 
 use crate::error::{Error, serialise_error};
-use crate::render::human;
 
 /// How the profile wants stream items encoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

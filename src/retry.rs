@@ -61,7 +61,7 @@ pub(crate) fn max_retries_of(error: &crate::Error) -> Option<u32> {
 
 /// The caller's attempt number (`PAS_ATTEMPT`, a positive integer), when it gave one.
 pub(crate) fn attempt() -> Option<u32> {
-    crate::env_values::attempt(ATTEMPT_ENV)
+    crate::parse::env_values::attempt(ATTEMPT_ENV)
 }
 
 #[cfg(test)]

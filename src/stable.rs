@@ -2,7 +2,7 @@
 //! the same bytes, in every profile.
 //!
 //! The data: object keys sorted, and the fields the `outputSchema` marks `"x-volatile": true`
-//! (a timestamp, a duration, a random preview id) dropped (see `crate::data_pass`). An array's
+//! (a timestamp, a duration, a random preview id) dropped (see `crate::run::data_pass`). An array's
 //! order is data (`["flour","water","salt"]`, files "in the order given") and is kept: only an
 //! array whose schema says it is a set, `"uniqueItems": true` (a list command's items when its
 //! `outputSchema` is such an array), is sorted by its elements' canonical JSON, so that the

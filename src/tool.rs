@@ -33,20 +33,20 @@
 //! A derive-built binary prints its registry as a JSON spec with `--pas-spec`, which
 //! `pas-gen check` accepts and reads back to the same registry.
 
-mod build;
+pub(crate) mod build;
+pub(crate) mod const_check;
 mod json_type;
 mod meta;
 mod params;
 mod probe;
-mod run;
 mod walk;
 
+pub use crate::run::from_tool::run;
 pub use build::registry_of;
 pub(crate) use build::{PendingSchemas, SchemaFill, call_may_show_schemas};
 pub use meta::{
     CommandMeta, FieldSchema, LazySchema, Node, Package, Role, StructNode, ToolMeta, VariantNode,
 };
-pub use run::run;
 
 /// What `#[derive(AgentTool)]` implements: the registry-building data of a type. Implement it
 /// by hand only to describe a clap type the derive cannot.

@@ -11,10 +11,10 @@ use pas_spec::{ParamType, Parameter, Registry};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::clap_face::arg_id;
-use crate::config_file::ConfigFile;
-use crate::handler_args::Args;
-use crate::redact::REDACTED;
+use crate::guards::redact::REDACTED;
+use crate::handler::args::Args;
+use crate::parse::clap_face::arg_id;
+use crate::parse::config_file::ConfigFile;
 use crate::reply::Reply;
 
 #[derive(Serialize)]

@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use crate::handler_args::Args;
+use crate::handler::args::Args;
 use crate::reply::Reply;
 
 /// A health check: the call's arguments (global flags included) in, a verdict out.
@@ -86,12 +86,12 @@ struct Entry<'a> {
 }
 
 /// The report; `declared` lists the declared requirements and credentials (absent in a binary
-/// built for a tool known to declare none, `crate::rooms`).
+/// built for a tool known to declare none, `crate::run::rooms`).
 pub(crate) fn run(
     registry: &pas_spec::Registry,
     checks: &[Registered],
     args: &Args,
-    declared: Option<crate::declared::HealthEntries>,
+    declared: Option<crate::run::declared::HealthEntries>,
 ) -> Reply {
     // The spec's requirements and credentials first: the runtime checks them for every tool
     // that declares them, without a check of its own.

@@ -7,18 +7,26 @@
 //!   `tools` outside compose (answered before clap, see `doc_commands`). Which flags and words
 //!   exist is the profile's surface table (`pas_spec::surface`), which every face reads too.
 
+pub(crate) mod cleanup;
 pub(crate) mod config;
-pub(crate) mod guard;
+pub(crate) mod doc_commands;
+pub(crate) mod doctor;
+pub(crate) mod features;
 pub(crate) mod health;
+pub(crate) mod jobs;
+pub(crate) mod person_help;
+pub(crate) mod robot;
 pub(crate) mod tools;
+pub(crate) mod validate_pas;
+pub(crate) mod versions;
 
 use clap::{Arg, ArgAction};
 use pas_spec::{Effect, Profile, Registry};
 
-use crate::clap_augment::at_path;
-use crate::config_file::ConfigFile;
 use crate::error::Error;
-use crate::handler_args::Args;
+use crate::handler::args::Args;
+use crate::parse::clap_augment::at_path;
+use crate::parse::config_file::ConfigFile;
 use crate::reply::Reply;
 
 /// The clap id of the runtime's `--dry-run` (clap derive's id for a `dry_run` field too).
@@ -31,9 +39,9 @@ pub(crate) enum Builtin {
     Tools,
     Health,
     ConfigShow,
-    /// `doctor`, in every profile (`crate::doctor`).
+    /// `doctor`, in every profile (`crate::builtins::doctor`).
     Doctor,
-    /// `changelog`, in every profile (`crate::versions`).
+    /// `changelog`, in every profile (`crate::builtins::versions`).
     Changelog,
 }
 
@@ -104,7 +112,7 @@ pub(crate) fn augment(
 }
 
 /// Adds the compose built-ins (`tools`, `health`, `config show`, `--toon`) to the tool's clap
-/// command, when it has them; reached only through the compose room (`crate::rooms`).
+/// command, when it has them; reached only through the compose room (`crate::run::rooms`).
 pub(crate) fn augment_compose(cmd: clap::Command, registry: &Registry) -> clap::Command {
     if !has_builtins(registry) {
         return cmd;
@@ -171,13 +179,13 @@ pub(crate) fn run(
     registry: &Registry,
     args: &Args,
     file: Option<&ConfigFile>,
-    declared: Option<&crate::rooms::DeclaredRoom>,
+    declared: Option<&crate::run::rooms::DeclaredRoom>,
 ) -> Result<Reply, Error> {
     let health = declared.map(|declared| declared.health);
     match builtin {
         Builtin::ConfigShow => Ok(config::run(registry, args, file)),
-        Builtin::Doctor => Ok(crate::doctor::run(registry, file, health)),
-        Builtin::Changelog => Ok(crate::versions::changelog(registry)),
+        Builtin::Doctor => Ok(crate::builtins::doctor::run(registry, file, health)),
+        Builtin::Changelog => Ok(crate::builtins::versions::changelog(registry)),
         Builtin::Tools | Builtin::Health => Err(Error::internal(format!(
             "the built-in `{}` is the compose profile's, which this binary does not carry",
             builtin.name()
@@ -186,14 +194,14 @@ pub(crate) fn run(
 }
 
 /// Runs a compose built-in command (`tools`, `health`; `config show` as [`run`] does); reached
-/// only through the compose room (`crate::rooms`).
+/// only through the compose room (`crate::run::rooms`).
 pub(crate) fn run_compose(
     builtin: Builtin,
     registry: &Registry,
     checks: &[health::Registered],
     args: &Args,
     file: Option<&ConfigFile>,
-    declared: Option<&crate::rooms::DeclaredRoom>,
+    declared: Option<&crate::run::rooms::DeclaredRoom>,
 ) -> Result<Reply, Error> {
     match builtin {
         Builtin::Tools => tools::run(registry, args),
@@ -210,7 +218,11 @@ pub(crate) fn run_compose(
 /// Whether argv asks for the built-in `word` that the runtime answers before clap parses
 /// (`doctor`, `changelog`): it is the first command word, no `--help` follows, and the tool
 /// reaches the word (no command of its own takes it).
-pub(crate) fn word_asked(registry: &Registry, pre: &crate::argv::Prescan, word: &str) -> bool {
+pub(crate) fn word_asked(
+    registry: &Registry,
+    pre: &crate::parse::argv::Prescan,
+    word: &str,
+) -> bool {
     let Some(at) = pre.command_word.filter(|_| pre.builtin_words) else {
         return false;
     };

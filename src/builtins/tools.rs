@@ -4,7 +4,7 @@ use pas_spec::Registry;
 use pas_spec::faces::catalog;
 
 use crate::error::Error;
-use crate::handler_args::Args;
+use crate::handler::args::Args;
 use crate::reply::Reply;
 
 /// The constant of `tools NAME` for a name the registry does not have.

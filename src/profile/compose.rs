@@ -33,9 +33,9 @@ use serde_json::Value;
 
 use super::{CallOptions, Profile, ProgressStyle};
 use crate::error::Error;
-use crate::redact::Redactor;
+use crate::guards::redact::Redactor;
 use crate::reply::{Encoding, Object, Page, StreamKind};
-use crate::streams::Sinks;
+use crate::stdio::streams::Sinks;
 
 pub(crate) struct ComposeProfile {
     registry: Arc<Registry>,
@@ -51,13 +51,13 @@ pub(crate) struct ComposeProfile {
     /// An envelope is on stdout already: anything after it goes to stderr only.
     written: bool,
     /// Warnings for `meta.warnings` (a deprecated command, a handler's).
-    warnings: Vec<crate::robot::Warning>,
+    warnings: Vec<crate::profile::robot_state::Warning>,
     /// The bytes of data kept when the output bound stopped a list, and the file holding the
     /// rest of its items.
-    truncated: Option<(u64, Option<crate::output_file::Pointer>)>,
+    truncated: Option<(u64, Option<crate::render::output_file::Pointer>)>,
     /// What the call changed (`meta.effect`, `meta.replayed`).
     effect: Option<crate::effect::Reported>,
-    /// `--fields`, and the principal list of an object result (see `crate::fields`).
+    /// `--fields`, and the principal list of an object result (see `crate::parse::fields`).
     fields: Option<Vec<String>>,
     list_field: Option<String>,
 }
@@ -91,11 +91,11 @@ struct Meta<'a> {
     /// The absolute directory the call ran in (what relative paths in argv meant).
     #[serde(skip_serializing_if = "Option::is_none")]
     cwd: Option<&'a str>,
-    /// The configuration files the call read (`crate::config_sources`), when it read one.
+    /// The configuration files the call read (`crate::parse::config_sources`), when it read one.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     config_sources: &'a [String],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    warnings: &'a [crate::robot::Warning],
+    warnings: &'a [crate::profile::robot_state::Warning],
     /// The list stopped at the output bound, after `totalBytes` bytes of whole items; the
     /// rest of its items are in the file `rest` points at.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -103,7 +103,7 @@ struct Meta<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     total_bytes: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    rest: Option<&'a crate::output_file::Pointer>,
+    rest: Option<&'a crate::render::output_file::Pointer>,
     /// What a call that may change state changed: created, updated, deleted or noop.
     #[serde(skip_serializing_if = "Option::is_none")]
     effect: Option<&'static str>,
@@ -164,7 +164,7 @@ impl ComposeProfile {
 
     /// `meta` of an envelope that ends the call with `exit_code` (0: success).
     fn meta(&self, exit_code: u8) -> Meta<'_> {
-        let call = crate::call_meta::get(&self.registry.name);
+        let call = crate::profile::call_meta::get(&self.registry.name);
         Meta {
             ok: exit_code == 0,
             exit_code,
@@ -172,7 +172,7 @@ impl ComposeProfile {
             request_id: (!crate::stable::on()).then_some(call.request_id.as_str()),
             trace_id: call.trace_id.as_deref(),
             cwd: call.cwd.as_deref(),
-            config_sources: crate::config_sources::get(),
+            config_sources: crate::parse::config_sources::get(),
             warnings: &self.warnings,
             truncated: self.truncated.as_ref().map(|_| true),
             total_bytes: self.truncated.as_ref().map(|(kept, _)| *kept),
@@ -255,7 +255,8 @@ impl Profile for ComposeProfile {
         match &object.json {
             Ok(json) => match self.fields.take() {
                 Some(fields) => {
-                    let json = crate::fields::object(json, self.list_field.as_deref(), &fields);
+                    let json =
+                        crate::parse::fields::object(json, self.list_field.as_deref(), &fields);
                     self.success(sinks, &json, false)
                 }
                 None => self.success(sinks, json, false),
@@ -277,7 +278,7 @@ impl Profile for ComposeProfile {
         match &self.fields {
             Some(fields) if kind == StreamKind::List => {
                 self.items
-                    .extend_from_slice(&crate::fields::item(item, fields));
+                    .extend_from_slice(&crate::parse::fields::item(item, fields));
             }
             _ => self.items.extend_from_slice(item),
         }
@@ -398,12 +399,16 @@ impl Profile for ComposeProfile {
         Ok(())
     }
 
-    fn warning(&mut self, _sinks: &mut Sinks, warning: &crate::robot::Warning) -> io::Result<()> {
+    fn warning(
+        &mut self,
+        _sinks: &mut Sinks,
+        warning: &crate::profile::robot_state::Warning,
+    ) -> io::Result<()> {
         self.warnings.push(warning.clone());
         Ok(())
     }
 
-    fn truncated(&mut self, kept: u64, rest: Option<&crate::output_file::Pointer>) {
+    fn truncated(&mut self, kept: u64, rest: Option<&crate::render::output_file::Pointer>) {
         self.truncated = Some((kept, rest.cloned()));
     }
 

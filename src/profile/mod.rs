@@ -2,22 +2,25 @@
 //!
 //! The runtime drives a profile through a small set of events (one object; a stream's start,
 //! items and end; a document; nothing; an error; help) and never decides a byte itself, so the
-//! `compose` and `robot` profiles slot in as new implementations chosen in `crate::rooms::profile_for_call` without
+//! `compose` and `robot` profiles slot in as new implementations chosen in `crate::run::rooms::profile_for_call` without
 //! touching a handler or the runtime's control flow. Items reach the profile already encoded in
 //! the form it asked for ([`Profile::item_encoding`]), so a profile costs no extra serialisation.
 
+pub(crate) mod call_meta;
 pub(crate) mod compose;
+pub(crate) mod meta_line;
 pub(crate) mod pas;
 pub(crate) mod robot;
+pub(crate) mod robot_state;
 
 use std::io;
 
 use pas_spec::{OutputKind, Registry};
 
 use crate::error::Error;
-use crate::redact::Redactor;
+use crate::guards::redact::Redactor;
 use crate::reply::{Encoding, Object, Page, StreamKind};
-use crate::streams::Sinks;
+use crate::stdio::streams::Sinks;
 
 /// How a profile wants handler progress shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,7 +40,7 @@ pub(crate) struct CallOptions {
     pub(crate) format: Option<String>,
     /// The dotted name of the command (or built-in) argv selected.
     pub(crate) command: Option<String>,
-    /// `--fields` (pas, compose): the fields of each list item to keep (see `crate::fields`).
+    /// `--fields` (pas, compose): the fields of each list item to keep (see `crate::parse::fields`).
     pub(crate) fields: Option<Vec<String>>,
     /// The command's principal list inside an object result (`listField`).
     pub(crate) list_field: Option<String>,
@@ -99,7 +102,7 @@ pub(crate) trait Profile: Send {
     /// One progress event (compact JSON), for [`ProgressStyle::Events`].
     fn progress_event(&mut self, sinks: &mut Sinks, event: &[u8]) -> io::Result<()>;
     /// The robot profile's call state, which handlers report into through their context.
-    fn robot_state(&self) -> Option<crate::robot::CallState> {
+    fn robot_state(&self) -> Option<crate::profile::robot_state::CallState> {
         None
     }
     /// The exit status of a successful call (the robot profile's handler-selected code).
@@ -121,7 +124,11 @@ pub(crate) trait Profile: Send {
     /// A non-fatal warning (a deprecated command ran, a handler's [`crate::Context::warn`]):
     /// the `pas` profile writes it on stderr at once, compose keeps it for `meta.warnings`.
     /// The robot profile keeps its own (its call state), so it writes nothing here.
-    fn warning(&mut self, _sinks: &mut Sinks, _warning: &crate::robot::Warning) -> io::Result<()> {
+    fn warning(
+        &mut self,
+        _sinks: &mut Sinks,
+        _warning: &crate::profile::robot_state::Warning,
+    ) -> io::Result<()> {
         Ok(())
     }
     /// What the call changed ([`crate::Context::set_effect`], or a replay): each profile keeps
@@ -130,9 +137,9 @@ pub(crate) trait Profile: Send {
     /// A list stopped at the output bound after `kept` bytes of whole items, the rest of its
     /// items in the file `rest` points at (before `stream_end`): compose marks
     /// `meta.truncated`, `meta.totalBytes` and `meta.rest`.
-    fn truncated(&mut self, _kept: u64, _rest: Option<&crate::output_file::Pointer>) {}
+    fn truncated(&mut self, _kept: u64, _rest: Option<&crate::render::output_file::Pointer>) {}
     /// The call ends with `exit` (after its result or error): the `pas` profile's meta line
-    /// on request (`crate::meta_line`).
+    /// on request (`crate::profile::meta_line`).
     fn call_end(&mut self, _sinks: &mut Sinks, _exit: u8) -> io::Result<()> {
         Ok(())
     }

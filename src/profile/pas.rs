@@ -18,10 +18,10 @@ use serde_json::Value;
 use super::{CallOptions, Profile, ProgressStyle};
 use crate::codes;
 use crate::error::Error;
-use crate::redact::Redactor;
-use crate::render::human;
+use crate::guards::redact::Redactor;
+use crate::reply::human;
 use crate::reply::{Encoding, Object, Page, StreamKind};
-use crate::streams::Sinks;
+use crate::stdio::streams::Sinks;
 
 pub(crate) struct PasProfile {
     registry: Arc<Registry>,
@@ -106,7 +106,7 @@ impl Profile for PasProfile {
         if self.machine() {
             let json = match &self.options.fields {
                 Some(fields) => {
-                    crate::fields::object(json, self.options.list_field.as_deref(), fields)
+                    crate::parse::fields::object(json, self.options.list_field.as_deref(), fields)
                 }
                 None => json.as_slice().into(),
             };
@@ -144,7 +144,7 @@ impl Profile for PasProfile {
         let filtered;
         let item = match &self.options.fields {
             Some(fields) if kind == StreamKind::List && self.machine() => {
-                filtered = crate::fields::item(item, fields);
+                filtered = crate::parse::fields::item(item, fields);
                 &*filtered
             }
             _ => item,
@@ -209,7 +209,7 @@ impl Profile for PasProfile {
     fn error(&mut self, sinks: &mut Sinks, error: &Error, exit: u8) -> io::Result<()> {
         let mut line = Vec::with_capacity(128);
         if self.agent {
-            let trace_id = crate::call_meta::trace(&self.registry.name);
+            let trace_id = crate::profile::call_meta::trace(&self.registry.name);
             let record = ErrorLine {
                 error: error.code(),
                 message: error.message(),
@@ -223,7 +223,7 @@ impl Profile for PasProfile {
                 // Only a traced call: an untraced error line stays the same bytes for the
                 // same input (the `pas` profile's determinism).
                 request_id: trace_id.filter(|_| !crate::stable::on()).map(|_| {
-                    crate::call_meta::get(&self.registry.name)
+                    crate::profile::call_meta::get(&self.registry.name)
                         .request_id
                         .as_str()
                 }),
@@ -284,7 +284,11 @@ impl Profile for PasProfile {
         }
     }
 
-    fn warning(&mut self, sinks: &mut Sinks, warning: &crate::robot::Warning) -> io::Result<()> {
+    fn warning(
+        &mut self,
+        sinks: &mut Sinks,
+        warning: &crate::profile::robot_state::Warning,
+    ) -> io::Result<()> {
         let mut line = Vec::with_capacity(128);
         if self.agent {
             serde_json::to_writer(&mut line, &serde_json::json!({ "warning": warning }))
@@ -312,11 +316,12 @@ impl Profile for PasProfile {
             line.push(b'\n');
             sinks.stderr.write_all(&line)?;
         }
-        if !self.agent || !crate::meta_line::wanted() {
+        if !self.agent || !crate::profile::meta_line::wanted() {
             return Ok(());
         }
         let registry = &self.registry;
-        let line = crate::meta_line::line(&registry.name, &registry.version, self.started, exit);
+        let line =
+            crate::profile::meta_line::line(&registry.name, &registry.version, self.started, exit);
         sinks.stderr.write_all(&line)
     }
 

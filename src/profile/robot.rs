@@ -21,6 +21,9 @@
 //! value, so it buffers. An object's `data` is written as the handler's bytes unless a token
 //! control (`--fields`, `--compact`, `--include-prose`) or a gate report needs it as a value.
 
+pub(crate) mod gates;
+pub(crate) mod markdown;
+
 use std::ffi::OsString;
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -32,10 +35,10 @@ use serde_json::{Map, Value};
 
 use super::{CallOptions, Profile, ProgressStyle};
 use crate::error::Error;
-use crate::redact::Redactor;
+use crate::guards::redact::Redactor;
 use crate::reply::{Encoding, Object, StreamKind};
-use crate::robot::{CallState, gates, markdown, prepare};
-use crate::streams::Sinks;
+use crate::stdio::streams::Sinks;
+use crate::{profile::robot_state::CallState, run::robot_prepare as prepare};
 
 pub(crate) struct RobotProfile {
     registry: Arc<Registry>,

@@ -24,9 +24,9 @@ use std::sync::Arc;
 
 use super::cap::Cap;
 use super::drive::{BATCH, SPARE, hand_over};
-use super::pending::PendingLines;
-use crate::ending::{Shared, Stop};
-use crate::panics;
+use crate::end::call_state::{Shared, Stop};
+use crate::end::panics;
+use crate::end::pending::PendingLines;
 use crate::reply::{Encoding, ItemOut, Stream, StreamKind};
 
 /// An item this long or longer is taken exactly, on its own (`Lines::push_exact`), where a
@@ -361,7 +361,7 @@ mod tests {
     /// The guards, with or without secrets and masking (without, and unbounded, every item
     /// is taken where it was made).
     fn guards(limit: Option<u64>, secrets: bool) -> Cap {
-        let mut redactor = crate::redact::Redactor::default();
+        let mut redactor = crate::guards::redact::Redactor::default();
         redactor.set_masking(true);
         redactor.add_secret("hunter2-secret", "--token");
         // Shorter than its mark: scrubbing lengthens the item.
@@ -377,7 +377,13 @@ mod tests {
 
     /// What the guards made of a stream: the bytes written, the cap's count and cut, the
     /// warning.
-    type Outcome = (String, u64, u64, bool, Option<crate::robot::Warning>);
+    type Outcome = (
+        String,
+        u64,
+        u64,
+        bool,
+        Option<crate::profile::robot_state::Warning>,
+    );
 
     /// Item by item, as the line-by-line loop takes a stream: the reference.
     fn one_by_one(items: &[String], limit: Option<u64>) -> Outcome {

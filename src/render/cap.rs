@@ -23,12 +23,12 @@ pub(super) struct Cap {
     pub(super) refused: Option<Vec<u8>>,
     /// The call's redactor, when it has secrets to scrub or tokens to mask (a copy: items are
     /// made outside the output lock).
-    pub(super) secrets: Option<crate::redact::Redactor>,
+    pub(super) secrets: Option<crate::guards::redact::Redactor>,
     pub(super) json: bool,
     /// Whether items are checked for text addressed to an agent (failure mode 25), and the
     /// warning for the first item that holds some.
     pub(super) inspect: bool,
-    pub(super) suspected: Option<crate::robot::Warning>,
+    pub(super) suspected: Option<crate::profile::robot_state::Warning>,
 }
 
 impl Cap {
@@ -53,7 +53,9 @@ impl Cap {
     /// scrubbed) may record a warning. `false` means [`Cap::scrub`] records none for any of them.
     #[inline]
     pub(super) fn may_flag(&self, lines: &[u8]) -> bool {
-        self.inspect && self.suspected.is_none() && crate::injection::suspect(lines).is_some()
+        self.inspect
+            && self.suspected.is_none()
+            && crate::guards::injection::suspect(lines).is_some()
     }
 
     /// Replaces the secrets in the item that starts at `from` in `buf`, and records the
@@ -78,10 +80,10 @@ impl Cap {
     pub(super) fn flag(&mut self, item: &[u8]) {
         if self.inspect
             && self.suspected.is_none()
-            && let Some(phrase) = crate::injection::suspect(item)
+            && let Some(phrase) = crate::guards::injection::suspect(item)
         {
             let json = self.json.then_some(item);
-            self.suspected = Some(crate::injection::warning(phrase, json));
+            self.suspected = Some(crate::guards::injection::warning(phrase, json));
         }
     }
 

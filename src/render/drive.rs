@@ -13,17 +13,17 @@ use std::thread::JoinHandle;
 use super::batched::batched;
 use super::cap::Cap;
 use super::overflow::Rest;
-use crate::ending::{Shared, Stop};
-use crate::panics;
+use crate::end::call_state::{Shared, Stop};
+use crate::end::panics;
 use crate::reply::{Body, Encoding, Reply, Stream, StreamKind};
-use crate::streams::LINE_LATENCY;
+use crate::stdio::streams::LINE_LATENCY;
 
 pub(crate) fn reply(shared: &Arc<Shared>, reply: Reply) -> Result<(), Stop> {
     if let Some(error) = shared.stop_requested() {
         return Err(Stop::Failed(error));
     }
     // The audit record before any of the result: one outcome per call.
-    let reply = crate::audit::before_output(shared, reply)?;
+    let reply = crate::end::audit::before_output(shared, reply)?;
     match reply.body {
         Body::Object(mut object) => {
             if let Err(error) = &object.json {
@@ -44,18 +44,18 @@ pub(crate) fn reply(shared: &Arc<Shared>, reply: Reply) -> Result<(), Stop> {
             }
             // Text addressed to an agent, declared untrusted or not (failure mode 25).
             if let Ok(json) = &object.json
-                && crate::injection::checking()
-                && let Some(phrase) = crate::injection::suspect(json)
+                && crate::guards::injection::checking()
+                && let Some(phrase) = crate::guards::injection::suspect(json)
             {
                 warn(
                     shared,
                     output,
-                    crate::injection::warning(phrase, Some(json)),
+                    crate::guards::injection::warning(phrase, Some(json)),
                 )?;
             }
             // One object past the bound, asked for or declared, goes whole to a file; the
             // answer points at it (43, nothing lost).
-            if let Some(bound) = crate::output_limit::limit(shared.agent)
+            if let Some(bound) = crate::guards::output_limit::limit(shared.agent)
                 && let Ok(json) = &object.json
                 && json.len() as u64 > bound
             {
@@ -69,11 +69,17 @@ pub(crate) fn reply(shared: &Arc<Shared>, reply: Reply) -> Result<(), Stop> {
                         object.json = Ok(serde_json::to_vec(&pointer.answer())
                             .map_err(crate::error::serialise_error)?);
                         object.human = Some(pointer.human());
-                        warn(shared, output, crate::output_limit::whole_warning(&pointer))?;
+                        warn(
+                            shared,
+                            output,
+                            crate::guards::output_limit::whole_warning(&pointer),
+                        )?;
                     }
-                    Err(error) => {
-                        warn(shared, output, crate::output_limit::failed_warning(&error))?
-                    }
+                    Err(error) => warn(
+                        shared,
+                        output,
+                        crate::guards::output_limit::failed_warning(&error),
+                    )?,
                 }
             }
             Ok(output.profile.object(&mut output.sinks, &object)?)
@@ -85,13 +91,17 @@ pub(crate) fn reply(shared: &Arc<Shared>, reply: Reply) -> Result<(), Stop> {
                 true => output.redactor.text(&markdown),
                 false => markdown,
             };
-            if crate::injection::checking()
-                && let Some(phrase) = crate::injection::suspect(markdown.as_bytes())
+            if crate::guards::injection::checking()
+                && let Some(phrase) = crate::guards::injection::suspect(markdown.as_bytes())
             {
-                warn(shared, output, crate::injection::warning(phrase, None))?;
+                warn(
+                    shared,
+                    output,
+                    crate::guards::injection::warning(phrase, None),
+                )?;
             }
             // A document past the bound goes whole to a file; the answer is its pointer.
-            if let Some(bound) = crate::output_limit::limit(shared.agent)
+            if let Some(bound) = crate::guards::output_limit::limit(shared.agent)
                 && markdown.len() as u64 > bound
             {
                 match in_file(
@@ -101,7 +111,11 @@ pub(crate) fn reply(shared: &Arc<Shared>, reply: Reply) -> Result<(), Stop> {
                     "The whole document (Markdown)",
                 ) {
                     Ok(pointer) => {
-                        warn(shared, output, crate::output_limit::whole_warning(&pointer))?;
+                        warn(
+                            shared,
+                            output,
+                            crate::guards::output_limit::whole_warning(&pointer),
+                        )?;
                         let answer = crate::reply::Object {
                             json: serde_json::to_vec(&pointer.answer())
                                 .map_err(crate::error::serialise_error),
@@ -109,9 +123,11 @@ pub(crate) fn reply(shared: &Arc<Shared>, reply: Reply) -> Result<(), Stop> {
                         };
                         return Ok(output.profile.object(&mut output.sinks, &answer)?);
                     }
-                    Err(error) => {
-                        warn(shared, output, crate::output_limit::failed_warning(&error))?
-                    }
+                    Err(error) => warn(
+                        shared,
+                        output,
+                        crate::guards::output_limit::failed_warning(&error),
+                    )?,
                 }
             }
             Ok(output.profile.document(&mut output.sinks, &markdown)?)
@@ -149,8 +165,8 @@ fn stream(shared: &Arc<Shared>, mut stream: Stream) -> Result<(), Stop> {
     // The output bound (failure mode 43), when asked for: stdout's part of the stream stops at
     // the last whole item under it, and the rest goes to a file (`render::overflow`).
     let mut cap = Cap {
-        limit: crate::output_limit::limit(shared.agent),
-        inspect: crate::injection::checking(),
+        limit: crate::guards::output_limit::limit(shared.agent),
+        inspect: crate::guards::injection::checking(),
         ..Cap::default()
     };
     // The secrets to keep out of the items, when the call knows any (a copy: items are made
@@ -186,7 +202,7 @@ fn stream(shared: &Arc<Shared>, mut stream: Stream) -> Result<(), Stop> {
         None => (result, None),
     };
     // A library's prints while the items were made, while the envelope is still open.
-    crate::stdout_capture::drain(shared);
+    crate::end::stdout_capture::drain(shared);
     let mut output = shared.lock();
     let output = &mut *output;
     output.sinks.stdout.set_ticking(false);
@@ -196,11 +212,15 @@ fn stream(shared: &Arc<Shared>, mut stream: Stream) -> Result<(), Stop> {
     match rest {
         Some(Rest::InFile(pointer)) => {
             output.profile.truncated(cap.bytes, Some(&pointer));
-            let warning = crate::output_limit::list_warning(cap.bytes, cap.items, &pointer);
+            let warning = crate::guards::output_limit::list_warning(cap.bytes, cap.items, &pointer);
             warn(shared, output, warning)?;
         }
         Some(Rest::Printed(error)) => {
-            warn(shared, output, crate::output_limit::failed_warning(&error))?;
+            warn(
+                shared,
+                output,
+                crate::guards::output_limit::failed_warning(&error),
+            )?;
         }
         None => {}
     }
@@ -284,8 +304,8 @@ fn line_by_line(
 /// A warning about the output, where the profile shows warnings.
 fn warn(
     shared: &Shared,
-    output: &mut crate::ending::Output,
-    warning: crate::robot::Warning,
+    output: &mut crate::end::call_state::Output,
+    warning: crate::profile::robot_state::Warning,
 ) -> Result<(), Stop> {
     match &shared.robot {
         Some(state) => state.lock().warnings.push(warning),
@@ -300,8 +320,8 @@ fn in_file(
     media_type: &'static str,
     bytes: &[u8],
     what: &str,
-) -> std::io::Result<crate::output_file::Pointer> {
-    crate::output_file::write_whole(&shared.registry.light().name, media_type, bytes, what)
+) -> std::io::Result<crate::render::output_file::Pointer> {
+    crate::render::output_file::write_whole(&shared.registry.light().name, media_type, bytes, what)
 }
 
 /// Hands the whole lines of `lines` (after its spare first byte; maybe none) to the profile

@@ -3,6 +3,6 @@
 mod batched;
 mod cap;
 pub(crate) mod drive;
-pub(crate) mod human;
+pub(crate) mod output_file;
+pub(crate) mod output_id;
 mod overflow;
-pub(crate) mod pending;

@@ -13,11 +13,11 @@ use super::path::ResourcePath;
 use super::tree::{self, Above};
 use super::types::{CopySource, Entry, Feedback, Stat};
 use crate::codes;
-use crate::context::Context;
 use crate::error::Error;
-use crate::handler_args::Args;
-use crate::items::Items;
+use crate::handler::args::Args;
+use crate::handler::context::Context;
 use crate::reply::Reply;
+use crate::reply::items::Items;
 
 /// A tool's resource handlers, with their types erased.
 pub(crate) type VerbHandler = dyn Fn(Verb, &Args, &Context) -> Result<Reply, Error> + Send + Sync;
@@ -73,7 +73,7 @@ fn call<R: Resources>(
                 }
                 _ => {
                     // Devices and files past the input limit never reach the handler's read.
-                    crate::input::check_local_source(std::path::Path::new(&source))?;
+                    crate::guards::input::check_local_source(std::path::Path::new(&source))?;
                     CopySource::Local(PathBuf::from(source))
                 }
             };

@@ -14,7 +14,7 @@ use serde_json::json;
 
 use super::types::{Feedback, FeedbackReceipt};
 use crate::error::Error;
-use crate::store::Root;
+use crate::services::store::Root;
 
 /// The log's name inside `$XDG_STATE_HOME/<tool>`.
 const LOG: &str = "feedback.jsonl";

@@ -8,8 +8,8 @@
 use serde_json::{Map, Value, json};
 
 use crate::error::Error;
-use crate::items::Items;
 use crate::reply::Reply;
+use crate::reply::items::Items;
 
 /// The key of an item's result, and of its error.
 const RESULT: &str = "result";

@@ -13,10 +13,10 @@
 //! A handler implements [`Resources`]: one method per verb, each returning the typed shape PAS
 //! fixes ([`Entry`], [`Stat`], [`Copied`], [`Removed`], [`SyncEvent`], [`FeedbackReceipt`]).
 //! `sync` and `feedback` have working defaults: `sync` walks `ls` and pulls each file with `cat`,
-//! writing only what changed, through a [`crate::store::Root`] confined to the local directory;
+//! writing only what changed, through a [`crate::services::store::Root`] confined to the local directory;
 //! `feedback` appends the report to a JSON Lines file in the tool's XDG state directory, under a
 //! lock so that concurrent reports get distinct numbers. Handlers whose resources are local files
-//! read and write them through [`crate::store::Root`] too.
+//! read and write them through [`crate::services::store::Root`] too.
 
 pub(crate) mod dispatch;
 mod feedback;
@@ -32,9 +32,9 @@ use std::sync::Arc;
 
 use pas_spec::Verb;
 
-use crate::context::Context;
 use crate::error::Error;
-use crate::items::Items;
+use crate::handler::context::Context;
+use crate::reply::items::Items;
 
 pub use path::{ResourcePath, wildcard_matches};
 pub use sync::SYMLINK_LOOP;

@@ -10,11 +10,11 @@ use pas_spec::{Profile, Registry};
 use serde_json::json;
 
 use super::path::ResourcePath;
-use crate::argv::AGENT_FLAG;
-use crate::builtins::guard::quote;
-use crate::context::Context;
 use crate::error::Error;
-use crate::handler_args::Args;
+use crate::handler::args::Args;
+use crate::handler::context::Context;
+use crate::parse::argv::AGENT_FLAG;
+use crate::run::guard::quote;
 
 /// The refusal of an unconfirmed `rm` of `path`, if it must stop.
 pub(super) fn check(path: &ResourcePath, args: &Args, ctx: &Context) -> Result<(), Error> {

@@ -20,10 +20,10 @@ use super::Resources;
 use super::dispatch;
 use super::path::ResourcePath;
 use super::types::{Kind, SyncEvent};
-use crate::context::Context;
 use crate::error::Error;
-use crate::items::Items;
-use crate::store::Root;
+use crate::handler::context::Context;
+use crate::reply::items::Items;
+use crate::services::store::Root;
 
 /// Where the walk stops: a handler that lists a directory inside itself must not loop forever.
 const MAX_DIRECTORIES: usize = 100_000;

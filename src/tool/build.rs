@@ -119,10 +119,13 @@ impl PendingSchemas {
 /// parsed: anything but a plain command call (the spec, validation, the catalog, the `docs`,
 /// `completions` and `man` built-ins, a resource tool's verbs). It errs on the side of yes: a
 /// value spelled like a built-in word only costs the schemas' making.
-pub(crate) fn call_may_show_schemas(registry: &Registry, pre: &crate::argv::Prescan) -> bool {
+pub(crate) fn call_may_show_schemas(
+    registry: &Registry,
+    pre: &crate::parse::argv::Prescan,
+) -> bool {
     pre.print_spec
         || pre.validate
-        // `--fields` is checked against the output schema (`crate::fields`).
+        // `--fields` is checked against the output schema (`crate::parse::fields`).
         || pre.argv.iter().any(|word| word.as_encoded_bytes().starts_with(b"--fields"))
         // `--output-id` and `--stable-output` read the output schema's `x-id`/`x-volatile`.
         || pre.output_id
@@ -203,7 +206,7 @@ pub(crate) fn registry(
         changelog: tool.changelog,
         mask_high_entropy: tool.mask_high_entropy,
         // What this binary is built with: the faces list only those built-ins.
-        built: crate::features::BUILT,
+        built: crate::builtins::features::BUILT,
     };
     if let (Some(declarations), Some(declared)) = (declarations, tool.declared.take())
         && let Err(problem) = (declarations.tool)(declared, &mut registry)
