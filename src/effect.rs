@@ -1,5 +1,5 @@
 //! What a call that changes something changed (CLI Agent Spec failure mode 12): a handler
-//! reports it with [`crate::Context::set_effect`], and every profile shows it where its
+//! reports it with [`crate::handler::context::Context::set_effect`], and every profile shows it where its
 //! contract carries call metadata, so an agent that retries can tell "done now" from "already
 //! done". A call replayed from its `--idempotency-key` record is always [`Change::Noop`],
 //! marked `replayed`.

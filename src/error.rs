@@ -117,11 +117,6 @@ impl Error {
         self
     }
 
-    /// The strategy the handler gave, if any.
-    pub(crate) fn own_retry_strategy(&self) -> Option<crate::retry::RetryStrategy> {
-        self.retry_strategy
-    }
-
     /// The retry count the handler gave, if any.
     pub(crate) fn own_max_retries(&self) -> Option<u32> {
         self.max_retries
@@ -129,12 +124,23 @@ impl Error {
 
     /// How to space retries: the handler's, else derived; `None` when not retryable.
     pub fn retry_strategy(&self) -> Option<crate::retry::RetryStrategy> {
-        crate::retry::strategy_of(self)
+        // The handler's own, else from the delay: a named delay is waited each time, any
+        // other transient failure with a doubling wait (see `crate::retry`).
+        if !self.retryable() {
+            return None;
+        }
+        Some(self.retry_strategy.unwrap_or(match self.retry_after_ms {
+            Some(_) => crate::retry::RetryStrategy::LinearBackoff,
+            None => crate::retry::RetryStrategy::ExponentialBackoff,
+        }))
     }
 
     /// How many retries are worth trying; `None` when not retryable.
     pub fn max_retries(&self) -> Option<u32> {
-        crate::retry::max_retries_of(self)
+        self.retryable().then(|| {
+            self.own_max_retries()
+                .unwrap_or(crate::retry::DEFAULT_MAX_RETRIES)
+        })
     }
 
     /// How long to wait before retrying, in milliseconds, when known.
@@ -183,4 +189,37 @@ impl std::error::Error for Error {}
 /// The error of a value that cannot be serialised as JSON (a handler's result or item).
 pub(crate) fn serialise_error(err: serde_json::Error) -> Error {
     Error::internal(format!("the result cannot be serialised as JSON: {err}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::retry::{DEFAULT_MAX_RETRIES, RetryStrategy};
+
+    fn strategy_of(error: &Error) -> Option<RetryStrategy> {
+        error.retry_strategy()
+    }
+
+    fn max_retries_of(error: &Error) -> Option<u32> {
+        error.max_retries()
+    }
+
+    #[test]
+    fn the_strategy_follows_the_delay_unless_the_handler_says() {
+        let lock = Error::new("LOCK_HELD", "held").with_retry_after_ms(500);
+        assert_eq!(strategy_of(&lock), Some(RetryStrategy::LinearBackoff));
+        let timeout = Error::new(crate::codes::TIMEOUT, "late");
+        assert_eq!(
+            strategy_of(&timeout),
+            Some(RetryStrategy::ExponentialBackoff)
+        );
+        assert_eq!(max_retries_of(&timeout), Some(DEFAULT_MAX_RETRIES));
+        let bad = Error::invalid_argument("no");
+        assert_eq!((strategy_of(&bad), max_retries_of(&bad)), (None, None));
+        let own = Error::new("BUSY", "busy")
+            .with_retry_strategy(RetryStrategy::Immediate)
+            .with_max_retries(1);
+        assert_eq!(strategy_of(&own), Some(RetryStrategy::Immediate));
+        assert_eq!(max_retries_of(&own), Some(1));
+    }
 }

@@ -386,8 +386,8 @@ pub use pas_spec as spec;
 // The public modules, at the paths they have always had; each lives in the folder of the call
 // it belongs to (ARCHITECTURE.md).
 pub use crate::end::stdout_capture;
-pub use crate::guards::{deadline, input, output_limit};
-pub use crate::parse::{argv, clap_face, defaults, level};
+pub use crate::guards::{deadline, defaults, input, output_limit};
+pub use crate::parse::{argv, clap_face, level};
 pub use crate::services::children::process;
 pub use crate::services::{lock, net, store};
 pub use crate::transport::mcp;

@@ -4,7 +4,7 @@
 //! wrote in `#[agent(...)]` and the JSON Schema of each field's type. [`registry_of`] pairs that
 //! with clap's own `Command` (introspection, as clap_mangen reads it: subcommands become argv
 //! paths, args become parameters) and builds the [`Registry`](pas_spec::Registry) every face is
-//! made from. [`App::from_tool`](crate::App::from_tool) and [`run`] run it with one typed
+//! made from. [`App::from_tool`](crate::run::app::App::from_tool) and [`run`] run it with one typed
 //! handler.
 //!
 //! ```no_run
@@ -65,28 +65,28 @@ pub trait AgentTool {
     fn agent_node() -> Node;
 
     /// The profile `agent_tool()` names, known when the tool is compiled: the derive sets it
-    /// (from `#[agent(profile = ...)]`, `pas` when absent) so that [`crate::App::from_tool`]
+    /// (from `#[agent(profile = ...)]`, `pas` when absent) so that [`crate::run::app::App::from_tool`]
     /// links only that profile. `None` (a hand-written impl) links every profile.
     #[doc(hidden)]
     const PROFILE: Option<pas_spec::Profile> = None;
 
     /// Whether a command of the type (or of a type nested in it) is an async job
     /// (`kind = "job"`), known when the tool is compiled: the derive sets it so that
-    /// [`crate::App::from_tool`] links the job runtime only for a tool that has one. `None` (a
+    /// [`crate::run::app::App::from_tool`] links the job runtime only for a tool that has one. `None` (a
     /// hand-written impl) links it.
     #[doc(hidden)]
     const OFFERS_JOBS: Option<bool> = None;
 
     /// Whether a command of the type (or of a type nested in it) changes state (`effect =
     /// "write"` or `"destructive"`) or the tool serves resources (whose state verbs do): only
-    /// then does [`crate::App::from_tool`] link idempotency keys. `None` (a hand-written impl)
+    /// then does [`crate::run::app::App::from_tool`] link idempotency keys. `None` (a hand-written impl)
     /// links them.
     #[doc(hidden)]
     const CHANGES_STATE: Option<bool> = None;
 
     /// Whether the tool declares a value constraint (`minimum`..`pattern`, `requires`,
     /// `conflicts`), a requirement a command `needs`, credentials (`auth`, `scopes`) or
-    /// `untrusted` output fields: only then does [`crate::App::from_tool`] link the declared
+    /// `untrusted` output fields: only then does [`crate::run::app::App::from_tool`] link the declared
     /// checks, their lines in `doctor` and `health` (with regex-lite for `pattern` and semver
     /// for a requirement's version), the scope warning and the moving of untrusted fields. The
     /// derive has no key for any of them, so it says `Some(false)` unless a nested type does
@@ -95,31 +95,31 @@ pub trait AgentTool {
     const DECLARES_CHECKS: Option<bool> = None;
 
     /// Whether a command declares an input schema (`input = Type`, `input_schema = "..."`) or
-    /// the tool serves resources: only then does [`crate::App::from_tool`] link the check of
+    /// the tool serves resources: only then does [`crate::run::app::App::from_tool`] link the check of
     /// stdin (or `--input-file`) against it. `None` (a hand-written impl) links it.
     #[doc(hidden)]
     const CHECKS_INPUT: Option<bool> = None;
 
     /// Whether a command declares a `filesystem` or `background` side effect, the only tools
     /// that offer `cleanup` and record the children their commands keep: only then does
-    /// [`crate::App::from_tool`] link them. The derive has no side-effect key, so it says
+    /// [`crate::run::app::App::from_tool`] link them. The derive has no side-effect key, so it says
     /// `Some(false)` unless a nested type does not know. `None` (a hand-written impl) links them.
     #[doc(hidden)]
     const OFFERS_CLEANUP: Option<bool> = None;
 
-    /// Whether a command declares a `lock`: only then does [`crate::App::from_tool`] link the
+    /// Whether a command declares a `lock`: only then does [`crate::run::app::App::from_tool`] link the
     /// named locks. `None` (a hand-written impl) links them.
     #[doc(hidden)]
     const TAKES_LOCKS: Option<bool> = None;
 
     /// Whether a command needs confirming (`effect = "destructive"`, or robot's `confirm`):
-    /// only then does [`crate::App::from_tool`] link the guard that refuses it without its
+    /// only then does [`crate::run::app::App::from_tool`] link the guard that refuses it without its
     /// confirm flag. `None` (a hand-written impl) links it.
     #[doc(hidden)]
     const CONFIRMS: Option<bool> = None;
 
     /// Whether the tool has global flags (the root's own args beside its subcommand), the only
-    /// keys a configuration file can set: only then does [`crate::App::from_tool`] link the
+    /// keys a configuration file can set: only then does [`crate::run::app::App::from_tool`] link the
     /// TOML reader; a tool without them refuses any file that sets something. `None` (a
     /// hand-written impl) links it.
     #[doc(hidden)]

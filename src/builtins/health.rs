@@ -1,5 +1,5 @@
 //! `health`: whether the tool can work now. Handlers register checks with
-//! [`App::health_check`](crate::App::health_check); the report's status is the worst check's:
+//! [`App::health_check`](crate::run::app::App::health_check); the report's status is the worst check's:
 //! `ready` (all ok), `degraded` (works, with something to fix) or `blocked` (a prerequisite is
 //! missing: the commands that need it exit 2). Every check carries a `fix` command (null when
 //! nothing needs fixing). The command itself succeeds whatever it finds: it reported.

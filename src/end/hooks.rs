@@ -1,4 +1,4 @@
-//! What a call served over MCP changes in the handler's [`crate::Context`]: stdout is the
+//! What a call served over MCP changes in the handler's [`crate::handler::context::Context`]: stdout is the
 //! protocol's, so progress goes to the client as notifications, standard input is the call's
 //! `input` argument, and a `notifications/cancelled` from the client is a stop request.
 
@@ -14,7 +14,7 @@ pub(crate) struct CallHooks {
     pub(crate) progress: ProgressLine,
     /// The `input` argument as the bytes a handler reads from its stdin, when given.
     pub(crate) input: Option<Vec<u8>>,
-    /// What the handler said it changed so far ([`crate::Context::set_effect`]), for the server
+    /// What the handler said it changed so far ([`crate::handler::context::Context::set_effect`]), for the server
     /// to tell a call past its time limit that changed nothing from one that may have.
     pub(crate) effect: std::sync::Arc<std::sync::Mutex<Option<crate::effect::Change>>>,
 }

@@ -64,7 +64,7 @@ pub(crate) struct Running {
 
 impl Running {
     /// `command` runs in a CLI call (`keyed`: with an idempotency key); `effect` is what its
-    /// handler reports ([`crate::Context::set_effect`]).
+    /// handler reports ([`crate::handler::context::Context::set_effect`]).
     pub(crate) fn cli(
         registry: &Arc<Registry>,
         command: &Command,

@@ -21,10 +21,7 @@ use pas_spec::{Command, Registry};
 use crate::codes;
 use crate::error::Error;
 use crate::parse::env_values::{self, Setting};
-
-/// The environment variable that sets the caller's limit, in seconds (decimals allowed; 0: no
-/// limit).
-pub const TIMEOUT_ENV: &str = "PAS_TIMEOUT";
+pub use crate::parse::names::TIMEOUT_ENV;
 
 /// The caller's flag that sets the limit, in seconds (the same forms as [`TIMEOUT_ENV`]).
 pub const TIMEOUT_FLAG: &str = "--timeout";
@@ -145,7 +142,7 @@ pub(crate) fn call_limit(command: &Command) -> Option<Duration> {
 
 /// The limit of a call from its command's declared one and its caller's: the declared one
 /// (which the caller may only lower), else the caller's, else none. Mode plays no part: a
-/// machine-mode call gets no limit a person's call lacks (`crate::parse::defaults` lists it).
+/// machine-mode call gets no limit a person's call lacks (`crate::guards::defaults` lists it).
 pub(crate) fn combine(declared: Option<Duration>, caller: Option<Duration>) -> Option<Duration> {
     match (declared, caller) {
         (Some(declared), Some(caller)) => Some(declared.min(caller)),

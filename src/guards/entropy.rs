@@ -20,13 +20,8 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+pub use crate::parse::names::UNMASK_ENV;
 use serde_json::Value;
-
-/// The variable that turns masking off for a call (`PAS_UNMASK=1`), as `--unmask` does.
-pub const UNMASK_ENV: &str = "PAS_UNMASK";
-
-/// The flag that turns masking off for a call.
-pub const UNMASK_FLAG: &str = "--unmask";
 
 /// What every mask ends with: how to get the raw value.
 pub(crate) const RAW_HINT: &str = "raw with --unmask";
@@ -447,7 +442,7 @@ mod tests {
             redactor.output(b"key AKIAIOSFODNN7EXAMPLE1234\n", false),
             Some(b"key [API key AKIAIOSF...; raw with --unmask]\n".to_vec())
         );
-        let mut error = crate::Error::new("GENERAL_ERROR", format!("the server said {JWT}"));
+        let mut error = crate::error::Error::new("GENERAL_ERROR", format!("the server said {JWT}"));
         redactor.error(&mut error);
         assert_eq!(
             error.message(),

@@ -13,13 +13,11 @@
 //! case-insensitively. An item with neither costs one vectorised pass, which matters on a
 //! stream of a million items.
 
+pub use crate::parse::names::INJECTION_CHECK_OFF_ENV as OFF_ENV;
 use serde_json::Value;
 
 /// The warning's constant.
 pub const SUSPECTED: &str = "PROMPT_INJECTION_SUSPECTED";
-
-/// The variable that turns the check off (`PAS_NO_INJECTION_CHECK=1`).
-pub const OFF_ENV: &str = "PAS_NO_INJECTION_CHECK";
 
 /// What text that addresses an agent says, lower case.
 const PHRASES: &[&str] = &[

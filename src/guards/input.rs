@@ -3,7 +3,7 @@
 //! memory or patience runs out (`< /dev/zero`, `cp /dev/zero ...`, a FIFO that never ends).
 //!
 //! The limit is [`DEFAULT_LIMIT`] (256 MiB), or the number of bytes in the `PAS_INPUT_LIMIT`
-//! environment variable. [`Context::stdin`](crate::Context::stdin) hands out a [`Bounded`]
+//! environment variable. [`Context::stdin`](crate::handler::context::Context::stdin) hands out a [`Bounded`]
 //! reader; [`read_file`] reads a local file whole (a level 3/4 `cp` source); a handler that
 //! streams a file of its own wraps it in [`Bounded::new`]. `?` on the error a bounded read
 //! returns gives the structured error (see `impl From<io::Error> for Error`).
@@ -16,16 +16,11 @@ use serde_json::json;
 
 use crate::codes;
 use crate::error::Error;
+pub use crate::parse::names::INPUT_LIMIT_ENV as LIMIT_ENV;
+pub use crate::parse::names::STDIN_WAIT_ENV;
 
 /// The default limit of one input, in bytes.
 pub const DEFAULT_LIMIT: u64 = 256 * 1024 * 1024;
-
-/// The environment variable that sets the limit, in bytes (0: no limit).
-pub const LIMIT_ENV: &str = "PAS_INPUT_LIMIT";
-
-/// The environment variable that sets how long a call waits for the first byte (or the end)
-/// of a stdin that is not a terminal, in milliseconds (0: no limit, wait for ever).
-pub const STDIN_WAIT_ENV: &str = "PAS_STDIN_WAIT";
 
 /// How long a call waits for stdin to say anything when `PAS_STDIN_WAIT` is unset: a caller
 /// that left stdin open and idle gets an answer, not a hang, and a producer that takes a few

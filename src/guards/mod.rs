@@ -3,6 +3,7 @@
 //! JSON reader. A guard that changes a call's meaning runs only where declared or asked for.
 
 pub mod deadline;
+pub mod defaults;
 pub(crate) mod entropy;
 pub(crate) mod forgiving_json;
 pub(crate) mod injection;

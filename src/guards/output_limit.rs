@@ -11,13 +11,9 @@
 //! (`{"output_file": {path, bytes, sha256, media_type, preview, read}}`). No value is ever
 //! shortened or replaced in place.
 
+pub use crate::parse::names::MAX_OUTPUT_FLAG;
+pub use crate::parse::names::OUTPUT_LIMIT_ENV;
 use std::sync::atomic::{AtomicU64, Ordering};
-
-/// The environment variable that asks for a bound, in bytes (0: none).
-pub const OUTPUT_LIMIT_ENV: &str = "PAS_OUTPUT_LIMIT";
-
-/// The flag that asks for a bound, in bytes (`--max-output BYTES`, `--max-output=BYTES`).
-pub const MAX_OUTPUT_FLAG: &str = "--max-output";
 
 /// The warning constant of output (or its rest) written to a file.
 pub const IN_FILE: &str = "OUTPUT_IN_FILE";
@@ -39,13 +35,13 @@ pub(crate) fn declare(bytes: u64) {
 
 /// Records the caller's `--max-output` value: `Err` with the error when it is not a number of
 /// bytes.
-pub(crate) fn set_flag(value: &str) -> Result<(), crate::Error> {
+pub(crate) fn set_flag(value: &str) -> Result<(), crate::error::Error> {
     match value.trim().parse::<u64>() {
         Ok(bytes) if bytes < u64::MAX => {
             CALLER.store(bytes, Ordering::Relaxed);
             Ok(())
         }
-        _ => Err(crate::Error::invalid_argument(format!(
+        _ => Err(crate::error::Error::invalid_argument(format!(
             "{MAX_OUTPUT_FLAG} takes a number of bytes, not `{value}`"
         ))
         .with_suggestion(format!(
@@ -83,7 +79,7 @@ pub(crate) fn limit(machine: bool) -> Option<u64> {
 /// The bound of a call from its command's declared cap and its caller's bound: in machine mode
 /// the declared cap, which the caller's may only lower; else the caller's; else none. The one
 /// difference by mode is the declared cap, and it is one of form: past it the whole result is
-/// in a file the answer points at (`crate::parse::defaults` lists it).
+/// in a file the answer points at (`crate::guards::defaults` lists it).
 pub(crate) fn combine(declared: Option<u64>, caller: Option<u64>, machine: bool) -> Option<u64> {
     match (declared.filter(|bytes| machine && *bytes > 0), caller) {
         (Some(declared), Some(caller)) => Some(caller.min(declared)),

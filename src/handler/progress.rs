@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::end::call_state::Shared;
 use crate::profile::ProgressStyle;
 
-/// A progress reporter from [`crate::Context::progress`]. Cheap when silent.
+/// A progress reporter from [`crate::handler::context::Context::progress`]. Cheap when silent.
 pub struct Progress {
     inner: Inner,
 }
@@ -106,7 +106,7 @@ impl Progress {
     }
 
     /// Moves the position forward by `delta` units of the total given to
-    /// [`crate::Context::progress`] (a bar redraws; events are written when the whole percentage
+    /// [`crate::handler::context::Context::progress`] (a bar redraws; events are written when the whole percentage
     /// changes, every move when the total is unknown).
     pub fn inc(&self, delta: u64) {
         match &self.inner {

@@ -165,10 +165,10 @@ pub(crate) fn prescan(args: impl IntoIterator<Item = OsString>, env_agent: bool)
         } else if bytes == b"--stable-output" {
             found.stable_output = true;
             continue;
-        } else if bytes == crate::guards::entropy::UNMASK_FLAG.as_bytes() {
+        } else if bytes == crate::parse::names::UNMASK_FLAG.as_bytes() {
             found.unmask = true;
             continue;
-        } else if bytes == crate::guards::output_limit::MAX_OUTPUT_FLAG.as_bytes() {
+        } else if bytes == crate::parse::names::MAX_OUTPUT_FLAG.as_bytes() {
             let value = args.next().map(|v| v.to_string_lossy().into_owned());
             found.max_output = Some(value.unwrap_or_default());
             continue;

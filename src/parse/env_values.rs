@@ -68,17 +68,17 @@ pub(crate) const MAX_SECONDS: f64 = 1_000_000_000.0;
 /// Every variable the runtime reads, with its form.
 pub(crate) const VARIABLES: &[(&str, Form)] = &[
     (crate::parse::argv::AGENT_ENV, Form::Switch),
-    (crate::profile::meta_line::META_ENV, Form::Switch),
-    (crate::guards::entropy::UNMASK_ENV, Form::Switch),
-    (crate::guards::injection::OFF_ENV, Form::Switch),
-    (crate::guards::deadline::TIMEOUT_ENV, Form::Seconds),
-    (crate::guards::output_limit::OUTPUT_LIMIT_ENV, Form::Bytes),
-    (crate::guards::input::LIMIT_ENV, Form::Bytes),
-    (crate::guards::input::STDIN_WAIT_ENV, Form::Millis),
-    (crate::run::declared_lock::LOCK_WAIT_ENV, Form::Millis),
+    (crate::parse::names::META_ENV, Form::Switch),
+    (crate::parse::names::UNMASK_ENV, Form::Switch),
+    (crate::parse::names::INJECTION_CHECK_OFF_ENV, Form::Switch),
+    (crate::parse::names::TIMEOUT_ENV, Form::Seconds),
+    (crate::parse::names::OUTPUT_LIMIT_ENV, Form::Bytes),
+    (crate::parse::names::INPUT_LIMIT_ENV, Form::Bytes),
+    (crate::parse::names::STDIN_WAIT_ENV, Form::Millis),
+    (crate::parse::names::LOCK_WAIT_ENV, Form::Millis),
     (crate::retry::ATTEMPT_ENV, Form::Attempt),
-    (crate::profile::call_meta::TRACE_ENV, Form::TraceId),
-    (crate::services::jobs::run::RUN_ENV, Form::JobId),
+    (crate::parse::names::TRACE_ENV, Form::TraceId),
+    (crate::parse::names::JOB_RUN_ENV, Form::JobId),
 ];
 
 /// A numeric setting: unset, `0` (no limit), or a limit.
@@ -187,7 +187,7 @@ fn well_formed(text: &str, form: Form) -> bool {
         Form::Bytes | Form::Millis => parse_limit(text).is_some(),
         Form::Attempt => parse_whole(text).is_some_and(|n| (1..=u64::from(u32::MAX)).contains(&n)),
         Form::TraceId => trace_ok(text),
-        Form::JobId => crate::services::jobs::id::is_id(text),
+        Form::JobId => crate::parse::job_id::is_id(text),
     }
 }
 

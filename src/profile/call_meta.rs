@@ -5,13 +5,9 @@
 //! Made on first use, once per process: a call whose output shows none of them (a `pas`
 //! profile success, which is raw data) pays nothing.
 
+pub use crate::parse::names::TRACE_ENV;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::OnceLock;
-
-/// The environment variable a caller sets to have its trace id echoed in every response
-/// (`meta.traceId` in compose, `trace_id` in a `pas` error line). `<TOOL>_TRACE_ID` (the
-/// tool's name in upper case, `-` as `_`) is read when it is unset.
-pub const TRACE_ENV: &str = "PAS_TRACE_ID";
 
 /// The call's identity.
 pub(crate) struct CallMeta {
@@ -36,7 +32,7 @@ pub(crate) fn get(tool: &str) -> &'static CallMeta {
         cwd: std::env::current_dir()
             .ok()
             .map(|dir| dir.display().to_string()),
-        attempt: crate::retry::attempt(),
+        attempt: crate::parse::env_values::attempt(crate::retry::ATTEMPT_ENV),
     })
 }
 

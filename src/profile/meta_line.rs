@@ -10,10 +10,8 @@
 
 use std::time::Instant;
 
+pub use crate::parse::names::META_ENV;
 use serde::Serialize;
-
-/// The environment variable that asks for the meta line (`1`, `true`, `yes` or `on`).
-pub const META_ENV: &str = "PAS_META";
 
 #[derive(Serialize)]
 struct Meta<'a> {

@@ -121,7 +121,7 @@ pub(crate) trait Profile: Send {
     fn envelope_error(&self, error: Error) -> Error {
         error
     }
-    /// A non-fatal warning (a deprecated command ran, a handler's [`crate::Context::warn`]):
+    /// A non-fatal warning (a deprecated command ran, a handler's [`crate::handler::context::Context::warn`]):
     /// the `pas` profile writes it on stderr at once, compose keeps it for `meta.warnings`.
     /// The robot profile keeps its own (its call state), so it writes nothing here.
     fn warning(
@@ -131,7 +131,7 @@ pub(crate) trait Profile: Send {
     ) -> io::Result<()> {
         Ok(())
     }
-    /// What the call changed ([`crate::Context::set_effect`], or a replay): each profile keeps
+    /// What the call changed ([`crate::handler::context::Context::set_effect`], or a replay): each profile keeps
     /// it for its metadata (`crate::effect`).
     fn effect(&mut self, _effect: crate::effect::Reported) {}
     /// A list stopped at the output bound after `kept` bytes of whole items, the rest of its

@@ -8,7 +8,7 @@
 //! `{code, message, details, recoverable, suggestion, documentation_url}`.
 //!
 //! Exit codes are the spec's named table: a handler picks the success it reached
-//! ([`crate::Context::outcome`]); argument errors (clap's, `--fields`), panics and signals exit
+//! ([`crate::handler::context::Context::outcome`]); argument errors (clap's, `--fields`), panics and signals exit
 //! with the codes whose `role` is `arguments`, `internal` and `interrupted`, so a parse error
 //! can never exit with a number the table gives to a success.
 //!
@@ -222,7 +222,7 @@ impl RobotProfile {
         );
         head.insert("status".into(), Value::from(status));
         // A retrying caller's attempt number (`PAS_ATTEMPT`), echoed (failure mode 19).
-        if let Some(attempt) = crate::retry::attempt() {
+        if let Some(attempt) = crate::parse::env_values::attempt(crate::retry::ATTEMPT_ENV) {
             head.insert("attempt".into(), Value::from(attempt));
         }
         if let Some(effect) = self.effect.filter(|_| status != "error") {

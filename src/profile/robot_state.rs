@@ -141,7 +141,7 @@ impl CallState {
     }
 }
 
-/// Probes and actions a tool adds to `capabilities` ([`crate::App::capability_probe`]).
+/// Probes and actions a tool adds to `capabilities` ([`crate::run::app::App::capability_probe`]).
 #[derive(Default)]
 pub(crate) struct Hooks {
     pub(crate) probes: Vec<(String, Box<dyn Fn() -> bool + Send + Sync>)>,

@@ -95,7 +95,7 @@ fn printed(
 
 fn file_error(error: io::Error) -> Stop {
     Stop::Failed(
-        crate::Error::general(format!(
+        crate::error::Error::general(format!(
             "the rest of the list past the output bound could not be written to its file: {error}"
         ))
         .with_suggestion(

@@ -860,7 +860,7 @@ impl App {
         let mut keyed = match begun {
             crate::services::idempotency::Begin::Replay(reply) => {
                 let replayed = crate::effect::Reported {
-                    change: crate::Change::Noop,
+                    change: crate::effect::Change::Noop,
                     replayed: true,
                 };
                 shared.lock().profile.effect(replayed);

@@ -10,10 +10,8 @@ use pas_spec::Command;
 
 use crate::error::Error;
 use crate::handler::context::Context;
+pub use crate::parse::names::LOCK_WAIT_ENV;
 use crate::services::lock::{Held, Lock};
-
-/// The environment variable that makes a call wait for a held lock, in milliseconds.
-pub const LOCK_WAIT_ENV: &str = "PAS_LOCK_WAIT";
 
 /// Takes the command's declared lock for this call, or fails with the held-lock error.
 pub(crate) fn take(command: &Command, ctx: &Context) -> Result<Option<Held>, Error> {

@@ -7,8 +7,8 @@
 //! Everything the runtime calls of the robot profile (its profile, flags, built-ins, sessions
 //! and the preparation of a call) and of the compose profile (its profile, with TOON) goes
 //! through a [`Rooms`] value: [`Rooms::ALL`] for a tool whose registry is only known at run time
-//! ([`crate::App::new`], [`crate::App::with_command`]), and [`Rooms::for_profile`] evaluated at
-//! compile time for a derive-built tool ([`crate::App::from_tool`]). A table left out is never
+//! ([`crate::run::app::App::new`], [`crate::run::app::App::with_command`]), and [`Rooms::for_profile`] evaluated at
+//! compile time for a derive-built tool ([`crate::run::app::App::from_tool`]). A table left out is never
 //! named by the code the binary runs, so the linker drops all of it.
 
 use std::ffi::OsString;
@@ -109,7 +109,7 @@ type RecordKeyed = fn(
     crate::services::idempotency::Keyed,
     &crate::end::call_state::Shared,
     Reply,
-    Option<crate::Change>,
+    Option<crate::effect::Change>,
 ) -> (Reply, Option<crate::profile::robot_state::Warning>);
 
 /// What the runtime calls of idempotency keys (failure mode 12, `crate::services::idempotency`): only a
@@ -196,8 +196,10 @@ static CLEANUP: CleanupRoom = CleanupRoom {
 /// Takes a command's declared `lock` for a call (failure modes 15 and 58, `crate::services::lock`).
 pub(crate) struct LocksRoom {
     /// Takes the lock the command declares, if any, held until it is dropped.
-    pub(crate) take:
-        fn(&Command, &crate::Context) -> Result<Option<crate::services::lock::Held>, Error>,
+    pub(crate) take: fn(
+        &Command,
+        &crate::handler::context::Context,
+    ) -> Result<Option<crate::services::lock::Held>, Error>,
 }
 
 static LOCKS: LocksRoom = LocksRoom {

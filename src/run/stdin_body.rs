@@ -6,7 +6,7 @@
 //! `INVALID_VALUE` error that lists every problem (`details.violations`), the corrections
 //! made (`details.corrections`) and the corrected input (`details.corrected_input`).
 //!
-//! The handler then reads the checked JSON from [`Context::stdin`](crate::Context::stdin) as
+//! The handler then reads the checked JSON from [`Context::stdin`](crate::handler::context::Context::stdin) as
 //! it would have read stdin. Reading the whole input before the handler writes anything also
 //! means such a command can never deadlock on a caller that writes all of stdin before it
 //! reads stdout (failure mode 61). Over MCP the `input` argument is checked by the MCP server.

@@ -6,8 +6,8 @@
 
 use pas_spec::Registry;
 
-use crate::Error;
 use crate::codes;
+use crate::error::Error;
 
 /// Constants the runtime itself hands to handlers or stubs, which a tool need not declare.
 const RUNTIME_CODES: &[&str] = &[

@@ -105,7 +105,7 @@ fn record_in(tool: &str, command: Option<&str>) {
 /// The recorded processes (gone ones included), or none when nothing was recorded. A file
 /// that is not a regular file, is past [`crate::stdio::state_file::KEPT_CHILDREN`]'s limit or does
 /// not parse is an error naming it (and is left as it is).
-pub(crate) fn load(tool: &str) -> Result<Vec<Kept>, crate::Error> {
+pub(crate) fn load(tool: &str) -> Result<Vec<Kept>, crate::error::Error> {
     let Some(root) = state_root(tool, false) else {
         return Ok(Vec::new());
     };
@@ -118,7 +118,7 @@ pub(crate) fn load(tool: &str) -> Result<Vec<Kept>, crate::Error> {
     };
     parse(&bytes).map_err(|err| {
         let path = root.path().join(FILE);
-        crate::Error::general(format!(
+        crate::error::Error::general(format!(
             "the kept-children file {} is corrupt: {err}",
             path.display()
         ))
@@ -136,7 +136,7 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Vec<Kept>, serde_json::Error> {
 }
 
 /// Replaces the PID file with `children`, atomically (the store's write).
-pub(crate) fn save(tool: &str, children: &[Kept]) -> Result<(), crate::Error> {
+pub(crate) fn save(tool: &str, children: &[Kept]) -> Result<(), crate::error::Error> {
     let Some(root) = state_root(tool, true) else {
         return Ok(());
     };

@@ -1,6 +1,5 @@
 //! The job store and the detached run of a job (`output: job`): plain records on disk, read by
 //! `TOOL job status|cancel|list` and by the call that started the job.
 
-pub(crate) mod id;
 pub(crate) mod run;
 pub(crate) mod store;

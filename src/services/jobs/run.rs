@@ -19,10 +19,8 @@ use serde_json::{Value, json};
 
 use super::store::{self, Manifest, Status};
 use crate::error::Error;
+pub(crate) use crate::parse::names::JOB_RUN_ENV as RUN_ENV;
 use crate::reply::{Body, Encoding, Reply};
-
-/// The environment variable that marks the detached run of a job, naming its id.
-pub(crate) const RUN_ENV: &str = "PAS_JOB_RUN";
 
 /// Set once this process started a job: its child is the job, which outlives the call and
 /// is not one of the "kept children" `cleanup` lists.

@@ -15,8 +15,8 @@ use serde_json::Value;
 use crate::error::Error;
 use crate::services::store::Root;
 
-pub(crate) use super::id::is_id;
-use super::id::{BASE32, PREFIX, SUFFIX_LEN};
+pub(crate) use crate::parse::job_id::is_id;
+use crate::parse::job_id::{BASE32, PREFIX, SUFFIX_LEN};
 
 /// The manifest's file name inside a job's directory.
 const MANIFEST: &str = "manifest.json";

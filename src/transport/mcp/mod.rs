@@ -16,8 +16,8 @@
 //! - A secret parameter is never an argument (the face leaves it out; it comes from its
 //!   environment variable or the configuration file) and every secret is redacted from what
 //!   the server writes.
-//! - `notifications/cancelled` reaches the handler as [`crate::Context::stop_requested`];
-//!   progress ([`crate::Context::progress`], and each event of an event stream) becomes
+//! - `notifications/cancelled` reaches the handler as [`crate::handler::context::Context::stop_requested`];
+//!   progress ([`crate::handler::context::Context::progress`], and each event of an event stream) becomes
 //!   `notifications/progress` when the call carries a progress token. Calls run concurrently,
 //!   each on a thread of its own sharing the app (at most `MAX_CALLS`, 16, at once; handlers are
 //!   `Send + Sync` for this), and the protocol itself (listing, cancelling, pinging) is served
@@ -111,7 +111,9 @@ pub(crate) fn wants(registry: &Registry, argv: &[OsString]) -> bool {
 /// `None` without the flag; a value that is not a positive number of seconds is an
 /// `INVALID_ARGUMENT` error naming the flag.
 #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
-pub(crate) fn call_timeout(argv: &[OsString]) -> Result<Option<std::time::Duration>, crate::Error> {
+pub(crate) fn call_timeout(
+    argv: &[OsString],
+) -> Result<Option<std::time::Duration>, crate::error::Error> {
     let words: Vec<&str> = argv.iter().skip(2).filter_map(|w| w.to_str()).collect();
     let value = match words.as_slice() {
         [] => return Ok(None),
@@ -126,7 +128,7 @@ pub(crate) fn call_timeout(argv: &[OsString]) -> Result<Option<std::time::Durati
         .and_then(|s| std::time::Duration::try_from_secs_f64(s).ok())
         .map(Some)
         .ok_or_else(|| {
-            crate::Error::new(
+            crate::error::Error::new(
                 crate::codes::INVALID_ARGUMENT,
                 format!("{CALL_TIMEOUT_FLAG} takes a positive number of seconds, not `{value}`"),
             )
@@ -136,8 +138,8 @@ pub(crate) fn call_timeout(argv: &[OsString]) -> Result<Option<std::time::Durati
 
 /// The error of `TOOL mcp` in a tool built without the server.
 #[cfg_attr(feature = "mcp", allow(dead_code))]
-pub(crate) fn not_built(registry: &Registry) -> crate::Error {
-    crate::Error::new(
+pub(crate) fn not_built(registry: &Registry) -> crate::error::Error {
+    crate::error::Error::new(
         MCP_NOT_BUILT,
         format!("{} was built without its MCP server", registry.name),
     )
