@@ -379,17 +379,18 @@ pub(crate) mod stdio;
 pub mod time;
 pub mod tool;
 pub(crate) mod transport;
+mod warning;
 pub mod xdg;
 
 pub use pas_spec as spec;
 
 // The public modules, at the paths they have always had; each lives in the folder of the call
 // it belongs to (ARCHITECTURE.md).
-pub use crate::end::stdout_capture;
 pub use crate::guards::{deadline, defaults, input, output_limit};
 pub use crate::parse::{argv, clap_face, level};
 pub use crate::services::children::process;
 pub use crate::services::{lock, net, store};
+pub use crate::stdio::stdout_capture;
 pub use crate::transport::mcp;
 
 pub use crate::builtins::features::FEATURE_NOT_BUILT;
@@ -397,13 +398,14 @@ pub use crate::guards::redact::REDACTED;
 pub use crate::handler::args::Args;
 pub use crate::handler::context::Context;
 pub use crate::handler::progress::Progress;
+pub use crate::parse::robot_flags::ProseStyle;
 pub use crate::profile::call_meta::TRACE_ENV;
-pub use crate::profile::robot_state::{ProseStyle, Severity, Warning};
 pub use crate::reply::items::Items;
 pub use crate::run::app::{App, Handler};
 pub use crate::run::from_tool::run;
 pub use crate::run::guard::FORCE_REQUIRED;
 pub use crate::services::sessions::Session;
+pub use crate::warning::{Severity, Warning};
 pub use builtins::health::{Check, CheckStatus, HealthCheck};
 pub use builtins::tools::UNKNOWN_TOOL;
 pub use effect::Change;

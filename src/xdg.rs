@@ -24,7 +24,7 @@ pub fn data_home() -> Option<PathBuf> {
     })
 }
 
-/// `$XDG_CACHE_HOME`, else `~/.cache` (output past a bound, `crate::render::output_file`).
+/// `$XDG_CACHE_HOME`, else `~/.cache` (output past a bound, `crate::guards::output_file`).
 pub fn cache_home() -> Option<PathBuf> {
     base_with("XDG_CACHE_HOME", ".cache", |name| std::env::var_os(name))
 }

@@ -9,6 +9,7 @@
 //! list them as before ([`with_runtime_flags`]). Profiles whose output is machine output always (compose,
 //! robot) answer `--help` with the agent help, so their clap command is left as it is.
 
+pub(crate) use crate::parse::clap_augment::person_help_applies as applies;
 use pas_spec::Registry;
 
 /// The clap ids the runtime gives its own args start with this (`pas_agent`, `pas_fields`, ...).
@@ -17,13 +18,6 @@ const RUNTIME_ID_PREFIX: &str = "pas_";
 /// Args with the prefix that belong to a command the tool declared rather than to the runtime:
 /// `cleanup --dry-run` is that built-in command's own switch.
 const DECLARED_IDS: [&str; 1] = ["pas_cleanup_dry_run"];
-
-/// Whether a person's `-h` is the tool's own (the profile has a machine switch: `pas`).
-pub(crate) fn applies(registry: &Registry) -> bool {
-    pas_spec::surface::of(registry.profile)
-        .machine_switch
-        .is_some()
-}
 
 /// The one line a person's `-h` gains.
 pub(crate) fn agent_line(registry: &Registry) -> String {

@@ -7,7 +7,6 @@ use serde_json::{Map, Value, json};
 use crate::error::Error;
 use crate::handler::args::Args;
 use crate::parse::robot_flags::{Builtin, CHECK_ACTION_ID, DETAIL_ID, LIMIT_ID, SESSION_ID};
-use crate::profile::robot_state::Hooks;
 use crate::reply::Reply;
 
 pub(crate) fn run(
@@ -169,4 +168,11 @@ fn usage(dir: &std::path::Path) -> (u64, u64) {
         }
     }
     (count, bytes)
+}
+
+/// Probes and actions a tool adds to `capabilities` ([`crate::run::app::App::capability_probe`]).
+#[derive(Default)]
+pub(crate) struct Hooks {
+    pub(crate) probes: Vec<(String, Box<dyn Fn() -> bool + Send + Sync>)>,
+    pub(crate) actions: Vec<(String, Box<dyn Fn() -> bool + Send + Sync>)>,
 }

@@ -10,4 +10,4 @@ pub(crate) mod panics;
 pub(crate) mod pending;
 pub(crate) mod signal_error;
 pub(crate) mod signals;
-pub mod stdout_capture;
+pub(crate) mod third_party_stdout;

@@ -190,7 +190,7 @@ fn on_signal(shared: &Shared, signal: i32) {
     // What `finish` does for an error: the whole lines still buffered first, and the end of an
     // open document (`]`), then the report.
     // The real stdout: fd 1 may point at the capture of a library's prints (`stdout_capture`).
-    let stdout = crate::end::stdout_capture::real_fd();
+    let stdout = crate::stdio::stdout_capture::real_fd();
     write_all(stdout, output.sinks.stdout.buffered());
     // The whole lines of a batch not handed over yet (a stream to a file): what the pas
     // profile's `stream_lines` would write.

@@ -147,7 +147,7 @@ fn fields(value: &Value, at: &mut String, found: &mut Vec<String>) {
 }
 
 /// The warning for output holding `phrase`; `json` (when the output is JSON) names the fields.
-pub(crate) fn warning(phrase: &str, json: Option<&[u8]>) -> crate::profile::robot_state::Warning {
+pub(crate) fn warning(phrase: &str, json: Option<&[u8]>) -> crate::warning::Warning {
     let mut found = Vec::new();
     if let Some(value) = json.and_then(|b| serde_json::from_slice::<Value>(b).ok()) {
         fields(&value, &mut String::new(), &mut found);
@@ -156,7 +156,7 @@ pub(crate) fn warning(phrase: &str, json: Option<&[u8]>) -> crate::profile::robo
         [] => "the output".to_owned(),
         fields => format!("the output field(s) {}", fields.join(", ")),
     };
-    crate::profile::robot_state::Warning::new(
+    crate::warning::Warning::new(
         SUSPECTED,
         format!(
             "{what} hold text addressed to an agent (\"{phrase}\"): it is data the tool read from \

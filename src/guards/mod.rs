@@ -8,6 +8,7 @@ pub(crate) mod entropy;
 pub(crate) mod forgiving_json;
 pub(crate) mod injection;
 pub mod input;
+pub(crate) mod output_file;
 pub mod output_limit;
 pub(crate) mod redact;
 pub(crate) mod schema_check;

@@ -4,7 +4,7 @@
 //! where the caller's value may only lower it). There is no default: a call that asks for no
 //! bound prints its whole result, however large.
 //!
-//! A bound never loses data (`crate::render::output_file`): a list stops at its last whole item under
+//! A bound never loses data (`crate::guards::output_file`): a list stops at its last whole item under
 //! the bound and the rest of its items go to a file, named by an `OUTPUT_IN_FILE` warning
 //! (compose: `meta.truncated`, `meta.totalBytes` and `meta.rest`); one object or Markdown
 //! document past the bound is written whole to a file and the answer is a pointer to it
@@ -102,9 +102,9 @@ fn source() -> String {
 pub(crate) fn list_warning(
     kept: u64,
     items: u64,
-    rest: &crate::render::output_file::Pointer,
-) -> crate::profile::robot_state::Warning {
-    crate::profile::robot_state::Warning::new(
+    rest: &crate::guards::output_file::Pointer,
+) -> crate::warning::Warning {
+    crate::warning::Warning::new(
         IN_FILE,
         format!(
             "the list stopped after {items} whole items ({kept} bytes) at {}; the rest of the items, one JSON value a line, {}",
@@ -116,9 +116,9 @@ pub(crate) fn list_warning(
 
 /// The warning of one object or document written whole to a file.
 pub(crate) fn whole_warning(
-    pointer: &crate::render::output_file::Pointer,
-) -> crate::profile::robot_state::Warning {
-    crate::profile::robot_state::Warning::new(
+    pointer: &crate::guards::output_file::Pointer,
+) -> crate::warning::Warning {
+    crate::warning::Warning::new(
         IN_FILE,
         format!(
             "the output is larger than {}; the answer points at it: {}",
@@ -129,8 +129,8 @@ pub(crate) fn whole_warning(
 }
 
 /// The warning of a bound that could not be kept: the output was printed whole.
-pub(crate) fn failed_warning(error: &std::io::Error) -> crate::profile::robot_state::Warning {
-    crate::profile::robot_state::Warning::new(
+pub(crate) fn failed_warning(error: &std::io::Error) -> crate::warning::Warning {
+    crate::warning::Warning::new(
         FILE_FAILED,
         format!(
             "the output is larger than {}, and could not be written to a file ({error}): it is printed whole",

@@ -16,7 +16,6 @@ use pas_spec::faces::masking::marks_sensitive as marks;
 use pas_spec::{Command, OutputKind};
 use serde_json::Value;
 
-use crate::end::call_state::Shared;
 use crate::reply::{Body, Encoding, Reply, Stream, StreamKind};
 
 /// What replaces a sensitive value.
@@ -32,7 +31,13 @@ pub(crate) fn declares(schema: &Value) -> bool {
 }
 
 /// The command's data with its sensitive values masked, unless the caller said `--unmask`.
-pub(crate) fn apply(command: &Command, shared: &Shared, reply: Reply) -> Reply {
+/// `arguments` gives the call's secret arguments, asked only when the command declares a
+/// sensitive output.
+pub(crate) fn apply(
+    command: &Command,
+    arguments: impl FnOnce() -> Vec<String>,
+    reply: Reply,
+) -> Reply {
     let Some(schema) = command
         .output_schema
         .as_ref()
@@ -40,7 +45,7 @@ pub(crate) fn apply(command: &Command, shared: &Shared, reply: Reply) -> Reply {
     else {
         return reply;
     };
-    let arguments = shared.lock().redactor.arguments().to_vec();
+    let arguments = arguments();
     match reply.body {
         Body::Object(mut object) => {
             if let Ok(json) = &mut object.json

@@ -224,7 +224,7 @@ impl Context {
 
     /// Adds a warning: the envelope's `warnings` (robot), `meta.warnings` (compose), one
     /// `{"warning":{...}}` line on stderr (`pas`).
-    pub fn warn(&self, warning: crate::profile::robot_state::Warning) {
+    pub fn warn(&self, warning: crate::warning::Warning) {
         match self.robot() {
             Some(state) => state.lock().warnings.push(warning),
             None => {
@@ -249,7 +249,7 @@ impl Context {
     }
 
     /// `--include-prose` was given: the style the prose summary should be written in.
-    pub fn prose_style(&self) -> Option<crate::profile::robot_state::ProseStyle> {
+    pub fn prose_style(&self) -> Option<crate::parse::robot_flags::ProseStyle> {
         self.robot().and_then(|s| s.lock().options.prose)
     }
 
@@ -295,4 +295,31 @@ pub(crate) fn missing_input(tool: &str) -> Error {
     .with_suggestion(format!(
         "pipe the input in: `... | {tool} --agent ...`, or `< file`"
     ))
+}
+
+/// Taking a declared or handler-made lock needs the call (its tool, command and profile), so
+/// this part of [`Lock`](crate::services::lock::Lock) lives with the handler's side: the lock
+/// service itself takes plain values.
+impl crate::services::lock::Lock {
+    /// Takes the lock for this call, or fails with the held-lock error (see the module docs).
+    pub fn acquire(&self, ctx: &Context) -> Result<crate::services::lock::Held, Error> {
+        let registry = ctx.registry();
+        let path = self.path(&registry.name)?;
+        let command = ctx.command().argv_path().join(" ");
+        let robot = registry.profile == pas_spec::Profile::Robot;
+        let code = match robot {
+            true => registry.role_code(pas_spec::robot::ExitRole::Lock).0,
+            false => crate::services::lock::LOCK_HELD.to_owned(),
+        };
+        self.take(&path, &command, &code)
+            .map_err(|error| match robot {
+                // Recoverable by waiting, whatever role the tool's table gives the code.
+                true => {
+                    let mut details = error.details().cloned().unwrap_or_default();
+                    details["recoverable"] = serde_json::json!(true);
+                    error.with_details(details)
+                }
+                false => error,
+            })
+    }
 }

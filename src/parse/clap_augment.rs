@@ -119,7 +119,7 @@ pub(crate) fn augment(
     }
     // Examples follow clap's help where the help is the agent's too (compose, robot); a
     // person's `-h` of a `pas` tool is the tool's own (`crate::builtins::person_help`).
-    let examples_shown = documented && !crate::builtins::person_help::applies(registry);
+    let examples_shown = documented && !person_help_applies(registry);
     // A command at the root (a one-command tool) shares the root's help with the tool: its
     // examples join the tool's in one block, each command line once.
     if examples_shown {
@@ -395,4 +395,11 @@ commands:
         // `--` alone names nothing.
         assert!(!names_runtime_flag(&argv(&["t", "--", "x"])));
     }
+}
+
+/// Whether a person's `-h` is the tool's own (the profile has a machine switch: `pas`).
+pub(crate) fn person_help_applies(registry: &Registry) -> bool {
+    pas_spec::surface::of(registry.profile)
+        .machine_switch
+        .is_some()
 }

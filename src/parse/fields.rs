@@ -79,7 +79,7 @@ pub(crate) fn selected(
         );
     }
     // Without an output schema the items' fields are unknown: any name is taken.
-    let Some(known) = crate::run::robot_prepare::known_fields(command) else {
+    let Some(known) = known_fields(command) else {
         return Ok(Some(fields));
     };
     let unknown: Vec<&String> = fields.iter().filter(|f| !known.contains(f)).collect();
@@ -153,4 +153,16 @@ mod tests {
         let kept = object(br#"{"n":1,"rows":[{"id":1,"x":2}]}"#, Some("rows"), &fields);
         assert_eq!(&*kept, br#"{"n":1,"rows":[{"id":1}]}"#);
     }
+}
+
+/// The fields the items of the command's principal list have, from its output schema.
+pub(crate) fn known_fields(command: &Command) -> Option<Vec<String>> {
+    let schema = command.output_schema.as_ref()?;
+    let item = match (&command.list_field, command.output) {
+        (Some(field), _) => schema.pointer(&format!("/properties/{field}/items"))?,
+        (None, OutputKind::List) => schema,
+        (None, _) => return None,
+    };
+    let properties = item.get("properties")?.as_object()?;
+    Some(properties.keys().cloned().collect())
 }

@@ -11,3 +11,14 @@ pub(crate) fn is_id(id: &str) -> bool {
     id.strip_prefix(PREFIX)
         .is_some_and(|s| s.len() == SUFFIX_LEN && s.bytes().all(|b| BASE32.contains(&b)))
 }
+
+/// The id [`JOB_RUN_ENV`](crate::parse::names::JOB_RUN_ENV) names, when it is one: this process may be that job's detached run.
+pub(crate) fn running_job() -> Option<&'static str> {
+    static ID: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    ID.get_or_init(|| {
+        std::env::var(crate::parse::names::JOB_RUN_ENV)
+            .ok()
+            .filter(|id| is_id(id))
+    })
+    .as_deref()
+}

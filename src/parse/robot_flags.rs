@@ -6,7 +6,6 @@ use pas_spec::robot::SessionUse;
 use pas_spec::{Profile, Registry};
 
 use crate::parse::clap_augment::at_path;
-use crate::profile::robot_state::{Options, ProseStyle};
 
 pub(crate) const COMPACT_ID: &str = "pas_robot_compact";
 pub(crate) const FIELDS_ID: &str = "pas_robot_fields";
@@ -257,4 +256,43 @@ pub(crate) fn options(leaf: &ArgMatches) -> (Options, Option<String>) {
         compact_omit: Vec::new(),
     };
     (options, fields)
+}
+
+/// `--prose-style`: the voice of `data.prose_summary`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProseStyle {
+    /// `terse`: minimal, bullet-like ("3 kills: node(2), python(1).").
+    Terse,
+    /// `conversational`: friendly, complete sentences.
+    Conversational,
+    /// `formal`: precise and impersonal.
+    Formal,
+    /// `technical`: the most detail: figures, probabilities, units.
+    Technical,
+}
+
+impl ProseStyle {
+    pub(crate) const NAMES: [&'static str; 4] = ["terse", "conversational", "formal", "technical"];
+
+    pub(crate) fn parse(name: &str) -> Option<ProseStyle> {
+        match name {
+            "terse" => Some(ProseStyle::Terse),
+            "conversational" => Some(ProseStyle::Conversational),
+            "formal" => Some(ProseStyle::Formal),
+            "technical" => Some(ProseStyle::Technical),
+            _ => None,
+        }
+    }
+}
+
+/// The token controls of this call (robot 8).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Options {
+    pub(crate) compact: bool,
+    pub(crate) fields: Option<Vec<String>>,
+    pub(crate) markdown: bool,
+    pub(crate) prose: Option<ProseStyle>,
+    /// The command's principal list (`listField`), `None` for a list command's items.
+    pub(crate) list_field: Option<String>,
+    pub(crate) compact_omit: Vec<String>,
 }

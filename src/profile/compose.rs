@@ -51,10 +51,10 @@ pub(crate) struct ComposeProfile {
     /// An envelope is on stdout already: anything after it goes to stderr only.
     written: bool,
     /// Warnings for `meta.warnings` (a deprecated command, a handler's).
-    warnings: Vec<crate::profile::robot_state::Warning>,
+    warnings: Vec<crate::warning::Warning>,
     /// The bytes of data kept when the output bound stopped a list, and the file holding the
     /// rest of its items.
-    truncated: Option<(u64, Option<crate::render::output_file::Pointer>)>,
+    truncated: Option<(u64, Option<crate::guards::output_file::Pointer>)>,
     /// What the call changed (`meta.effect`, `meta.replayed`).
     effect: Option<crate::effect::Reported>,
     /// `--fields`, and the principal list of an object result (see `crate::parse::fields`).
@@ -95,7 +95,7 @@ struct Meta<'a> {
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     config_sources: &'a [String],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    warnings: &'a [crate::profile::robot_state::Warning],
+    warnings: &'a [crate::warning::Warning],
     /// The list stopped at the output bound, after `totalBytes` bytes of whole items; the
     /// rest of its items are in the file `rest` points at.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -103,7 +103,7 @@ struct Meta<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     total_bytes: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    rest: Option<&'a crate::render::output_file::Pointer>,
+    rest: Option<&'a crate::guards::output_file::Pointer>,
     /// What a call that may change state changed: created, updated, deleted or noop.
     #[serde(skip_serializing_if = "Option::is_none")]
     effect: Option<&'static str>,
@@ -399,16 +399,12 @@ impl Profile for ComposeProfile {
         Ok(())
     }
 
-    fn warning(
-        &mut self,
-        _sinks: &mut Sinks,
-        warning: &crate::profile::robot_state::Warning,
-    ) -> io::Result<()> {
+    fn warning(&mut self, _sinks: &mut Sinks, warning: &crate::warning::Warning) -> io::Result<()> {
         self.warnings.push(warning.clone());
         Ok(())
     }
 
-    fn truncated(&mut self, kept: u64, rest: Option<&crate::render::output_file::Pointer>) {
+    fn truncated(&mut self, kept: u64, rest: Option<&crate::guards::output_file::Pointer>) {
         self.truncated = Some((kept, rest.cloned()));
     }
 

@@ -127,7 +127,7 @@ pub(crate) trait Profile: Send {
     fn warning(
         &mut self,
         _sinks: &mut Sinks,
-        _warning: &crate::profile::robot_state::Warning,
+        _warning: &crate::warning::Warning,
     ) -> io::Result<()> {
         Ok(())
     }
@@ -137,7 +137,7 @@ pub(crate) trait Profile: Send {
     /// A list stopped at the output bound after `kept` bytes of whole items, the rest of its
     /// items in the file `rest` points at (before `stream_end`): compose marks
     /// `meta.truncated`, `meta.totalBytes` and `meta.rest`.
-    fn truncated(&mut self, _kept: u64, _rest: Option<&crate::render::output_file::Pointer>) {}
+    fn truncated(&mut self, _kept: u64, _rest: Option<&crate::guards::output_file::Pointer>) {}
     /// The call ends with `exit` (after its result or error): the `pas` profile's meta line
     /// on request (`crate::profile::meta_line`).
     fn call_end(&mut self, _sinks: &mut Sinks, _exit: u8) -> io::Result<()> {

@@ -284,11 +284,7 @@ impl Profile for PasProfile {
         }
     }
 
-    fn warning(
-        &mut self,
-        sinks: &mut Sinks,
-        warning: &crate::profile::robot_state::Warning,
-    ) -> io::Result<()> {
+    fn warning(&mut self, sinks: &mut Sinks, warning: &crate::warning::Warning) -> io::Result<()> {
         let mut line = Vec::with_capacity(128);
         if self.agent {
             serde_json::to_writer(&mut line, &serde_json::json!({ "warning": warning }))

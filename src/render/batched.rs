@@ -377,13 +377,7 @@ mod tests {
 
     /// What the guards made of a stream: the bytes written, the cap's count and cut, the
     /// warning.
-    type Outcome = (
-        String,
-        u64,
-        u64,
-        bool,
-        Option<crate::profile::robot_state::Warning>,
-    );
+    type Outcome = (String, u64, u64, bool, Option<crate::warning::Warning>);
 
     /// Item by item, as the line-by-line loop takes a stream: the reference.
     fn one_by_one(items: &[String], limit: Option<u64>) -> Outcome {

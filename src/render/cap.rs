@@ -28,7 +28,7 @@ pub(super) struct Cap {
     /// Whether items are checked for text addressed to an agent (failure mode 25), and the
     /// warning for the first item that holds some.
     pub(super) inspect: bool,
-    pub(super) suspected: Option<crate::profile::robot_state::Warning>,
+    pub(super) suspected: Option<crate::warning::Warning>,
 }
 
 impl Cap {

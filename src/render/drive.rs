@@ -202,7 +202,7 @@ fn stream(shared: &Arc<Shared>, mut stream: Stream) -> Result<(), Stop> {
         None => (result, None),
     };
     // A library's prints while the items were made, while the envelope is still open.
-    crate::end::stdout_capture::drain(shared);
+    crate::end::third_party_stdout::drain(shared);
     let mut output = shared.lock();
     let output = &mut *output;
     output.sinks.stdout.set_ticking(false);
@@ -305,7 +305,7 @@ fn line_by_line(
 fn warn(
     shared: &Shared,
     output: &mut crate::end::call_state::Output,
-    warning: crate::profile::robot_state::Warning,
+    warning: crate::warning::Warning,
 ) -> Result<(), Stop> {
     match &shared.robot {
         Some(state) => state.lock().warnings.push(warning),
@@ -320,8 +320,8 @@ fn in_file(
     media_type: &'static str,
     bytes: &[u8],
     what: &str,
-) -> std::io::Result<crate::render::output_file::Pointer> {
-    crate::render::output_file::write_whole(&shared.registry.light().name, media_type, bytes, what)
+) -> std::io::Result<crate::guards::output_file::Pointer> {
+    crate::guards::output_file::write_whole(&shared.registry.light().name, media_type, bytes, what)
 }
 
 /// Hands the whole lines of `lines` (after its spare first byte; maybe none) to the profile

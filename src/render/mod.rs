@@ -3,6 +3,5 @@
 mod batched;
 mod cap;
 pub(crate) mod drive;
-pub(crate) mod output_file;
 pub(crate) mod output_id;
 mod overflow;

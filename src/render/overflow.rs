@@ -1,6 +1,6 @@
 //! The rest of a list past the output bound (`crate::guards::output_limit`): the item the bound refused
 //! and every item after it, scrubbed as stdout's items are, written to a file
-//! (`crate::render::output_file`), one a line, so the bound loses nothing. Items are written as they
+//! (`crate::guards::output_file`), one a line, so the bound loses nothing. Items are written as they
 //! are made: memory stays flat whatever the rest's size.
 //!
 //! When no file can be written, the rest goes to the profile as the items before it did (the
@@ -12,7 +12,7 @@ use super::cap::Cap;
 use super::drive::{SPARE, next_line};
 use crate::end::call_state::{Shared, Stop};
 use crate::end::panics;
-use crate::render::output_file::{OutputFile, Pointer};
+use crate::guards::output_file::{OutputFile, Pointer};
 use crate::reply::{Encoding, Stream};
 
 /// How the rest of a list went.

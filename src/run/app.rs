@@ -57,7 +57,7 @@ pub struct App {
     /// only for a call that may show them.
     pub(crate) schemas: crate::tool::PendingSchemas,
     /// robot: the probes and actions `capabilities` reports.
-    robot_hooks: crate::profile::robot_state::Hooks,
+    robot_hooks: crate::builtins::robot::Hooks,
     /// The profiles beyond `pas` this binary carries (`crate::run::rooms`).
     rooms: crate::run::rooms::Rooms,
     /// `--validate-only`: calls stop after the checks, before the handler.
@@ -643,7 +643,7 @@ impl App {
             return outcome;
         }
         // A library's prints never reach stdout (failure mode 68): see `stdout_capture`.
-        crate::end::stdout_capture::start();
+        crate::stdio::stdout_capture::start();
         // Whatever the handler starts ends with the call (failure mode 17): see `descendants`.
         crate::services::children::descendants::prepare();
         crate::services::children::descendants::adopt();
@@ -651,14 +651,14 @@ impl App {
             (cleanup.keep_record)(&self.registry.name);
         }
         let ran = self.invoke(shared, matches, argv, |reply| {
-            crate::end::stdout_capture::drain(shared);
+            crate::end::third_party_stdout::drain(shared);
             // `--output-id`: the ids alone, one per line, in every profile (failure mode 6).
             if crate::render::output_id::on() && !self.validate_only {
                 return crate::render::output_id::write(shared, reply);
             }
             render::drive::reply(shared, reply)
         });
-        crate::end::stdout_capture::end(shared);
+        crate::end::third_party_stdout::end(shared);
         match ran {
             Ok(()) => Outcome::Success,
             Err(stop) => stop.into(),
@@ -866,7 +866,7 @@ impl App {
                 shared.lock().profile.effect(replayed);
                 return finish(crate::guards::sensitive::apply(
                     command,
-                    shared,
+                    || shared.lock().redactor.arguments().to_vec(),
                     crate::run::data_pass::apply(command, reply),
                 ));
             }
@@ -915,8 +915,15 @@ impl App {
             };
             let reply = match (keyed.take(), keys) {
                 (Some(keyed), Some(keys)) => {
+                    let redactor = {
+                        let output = shared.lock();
+                        output
+                            .redactor
+                            .has_values()
+                            .then(|| output.redactor.clone())
+                    };
                     let (reply, warning) =
-                        (keys.record)(keyed, shared, reply, context.reported_effect());
+                        (keys.record)(keyed, redactor, reply, context.reported_effect());
                     warning.into_iter().for_each(|w| context.warn(w));
                     reply
                 }
@@ -925,7 +932,7 @@ impl App {
             // Declared paths absolute, `--stable-output` (failure modes 29 and 7).
             finish(crate::guards::sensitive::apply(
                 command,
-                shared,
+                || shared.lock().redactor.arguments().to_vec(),
                 crate::run::data_pass::apply(command, reply),
             ))
         });

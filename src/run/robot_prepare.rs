@@ -10,9 +10,11 @@ use pas_spec::{Command, OutputKind, Registry};
 use serde_json::{Value, json};
 
 use crate::error::Error;
+pub(crate) use crate::parse::fields::known_fields;
 use crate::parse::robot_flags::{self as flags, RESUME_ID, SESSION_ID};
-use crate::profile::robot_state::{CallState, Severity, Warning};
+use crate::profile::robot_state::CallState;
 use crate::services::sessions;
+use crate::warning::{Severity, Warning};
 
 /// Runs the steps for `command`; its error ends the call before the handler.
 pub(crate) fn prepare(
@@ -57,18 +59,6 @@ pub(crate) fn prepare(
         state.lock().session = Some(session);
     }
     Ok(())
-}
-
-/// The fields the items of the command's principal list have, from its output schema.
-pub(crate) fn known_fields(command: &Command) -> Option<Vec<String>> {
-    let schema = command.output_schema.as_ref()?;
-    let item = match (&command.list_field, command.output) {
-        (Some(field), _) => schema.pointer(&format!("/properties/{field}/items"))?,
-        (None, OutputKind::List) => schema,
-        (None, _) => return None,
-    };
-    let properties = item.get("properties")?.as_object()?;
-    Some(properties.keys().cloned().collect())
 }
 
 fn check_fields(registry: &Registry, command: &Command, fields: &[String]) -> Result<(), Error> {

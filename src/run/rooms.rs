@@ -17,11 +17,12 @@ use std::sync::Arc;
 use pas_spec::{Command, Profile, Registry};
 
 use crate::builtins::Builtin;
+use crate::builtins::robot::Hooks;
 use crate::error::Error;
 use crate::handler::args::Args;
 use crate::parse::robot_flags::Builtin as RobotBuiltin;
 use crate::profile::Profile as CallProfile;
-use crate::profile::robot_state::{CallState, Hooks};
+use crate::profile::robot_state::CallState;
 use crate::reply::Reply;
 
 /// Makes the robot profile of a call (registry, `--agent`, argv).
@@ -43,7 +44,7 @@ pub(crate) struct RobotRoom {
     /// Runs a robot built-in (`sessions`, `capabilities`).
     pub(crate) run: fn(RobotBuiltin, &Registry, &Hooks, &Args) -> Result<Reply, Error>,
     /// The token controls of a built-in's call.
-    pub(crate) options: fn(&clap::ArgMatches) -> crate::profile::robot_state::Options,
+    pub(crate) options: fn(&clap::ArgMatches) -> crate::parse::robot_flags::Options,
     /// The steps before a command's handler (options, warnings, sessions, gates).
     pub(crate) prepare: Prepare,
 }
@@ -107,10 +108,10 @@ type BeginKeyed = fn(
 /// Records a keyed call's reply and returns it to render, with a warning if it could not.
 type RecordKeyed = fn(
     crate::services::idempotency::Keyed,
-    &crate::end::call_state::Shared,
+    Option<crate::guards::redact::Redactor>,
     Reply,
     Option<crate::effect::Change>,
-) -> (Reply, Option<crate::profile::robot_state::Warning>);
+) -> (Reply, Option<crate::warning::Warning>);
 
 /// What the runtime calls of idempotency keys (failure mode 12, `crate::services::idempotency`): only a
 /// tool with a command that changes state (or state verbs) takes them.

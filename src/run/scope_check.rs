@@ -10,7 +10,7 @@
 use pas_spec::{Command, Registry};
 
 use crate::end::call_state::Shared;
-use crate::profile::robot_state::Warning;
+use crate::warning::Warning;
 
 /// The warnings this call's granted scopes earn, written to the profile's warning channel.
 pub(crate) fn warn(shared: &Shared, registry: &Registry, command: &Command) {

@@ -33,7 +33,7 @@ use crate::error::Error;
 use crate::guards::forgiving_json::{self, Correction};
 use crate::guards::input::{self, Bounded};
 use crate::guards::schema_check;
-use crate::profile::robot_state::Warning;
+use crate::warning::Warning;
 
 /// The warning constant of a correction made to stdin's JSON.
 pub const INPUT_CORRECTED: &str = "INPUT_CORRECTED";
@@ -55,7 +55,7 @@ impl Body {
                 INPUT_CORRECTED,
                 format!("stdin was not strict JSON; {}", c.describe()),
             )
-            .severity(crate::profile::robot_state::Severity::Info)
+            .severity(crate::warning::Severity::Info)
             .affects(["stdin"])
         })
     }

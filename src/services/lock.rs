@@ -25,7 +25,6 @@ use std::time::{Duration, Instant, SystemTime};
 use serde_json::json;
 
 use crate::error::Error;
-use crate::handler::context::Context;
 
 /// The error constant of a held lock (`pas` and compose profiles).
 pub const LOCK_HELD: &str = "LOCK_HELD";
@@ -98,30 +97,8 @@ impl Lock {
         self
     }
 
-    /// Takes the lock for this call, or fails with the held-lock error (see the module docs).
-    pub fn acquire(&self, ctx: &Context) -> Result<Held, Error> {
-        let registry = ctx.registry();
-        let path = self.path(&registry.name)?;
-        let command = ctx.command().argv_path().join(" ");
-        let robot = registry.profile == pas_spec::Profile::Robot;
-        let code = match robot {
-            true => registry.role_code(pas_spec::robot::ExitRole::Lock).0,
-            false => LOCK_HELD.to_owned(),
-        };
-        self.take(&path, &command, &code)
-            .map_err(|error| match robot {
-                // Recoverable by waiting, whatever role the tool's table gives the code.
-                true => {
-                    let mut details = error.details().cloned().unwrap_or_default();
-                    details["recoverable"] = json!(true);
-                    error.with_details(details)
-                }
-                false => error,
-            })
-    }
-
     /// The lock file's path.
-    fn path(&self, tool: &str) -> Result<PathBuf, Error> {
+    pub(crate) fn path(&self, tool: &str) -> Result<PathBuf, Error> {
         match &self.place {
             Place::Path(path) => Ok(path.clone()),
             Place::Named(name) => {
@@ -152,7 +129,7 @@ impl Lock {
     }
 
     /// Takes the lock at `path` for `command`, failing with `code` when it stays held.
-    fn take(&self, path: &Path, command: &str, code: &str) -> Result<Held, Error> {
+    pub(crate) fn take(&self, path: &Path, command: &str, code: &str) -> Result<Held, Error> {
         let mut file = OpenOptions::new()
             .read(true)
             .write(true)

@@ -8,4 +8,6 @@ pub(crate) mod jobs;
 pub mod lock;
 pub mod net;
 pub(crate) mod sessions;
+#[cfg(test)]
+mod state_file_props;
 pub mod store;

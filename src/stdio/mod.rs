@@ -3,6 +3,5 @@
 
 pub(crate) mod closed_stdout;
 pub(crate) mod state_file;
-#[cfg(test)]
-pub(crate) mod state_file_props;
+pub mod stdout_capture;
 pub(crate) mod streams;

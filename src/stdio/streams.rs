@@ -22,7 +22,7 @@ pub(crate) const LINE_LATENCY: Duration = Duration::from_millis(10);
 /// list).
 pub(crate) struct StdoutSink {
     /// The real stdout, even while fd 1 points elsewhere (`stdout_capture`).
-    out: BufWriter<crate::end::stdout_capture::RealStdout>,
+    out: BufWriter<crate::stdio::stdout_capture::RealStdout>,
     live: bool,
     /// stdout was closed when the process started (`>&-`): every write fails with EBADF.
     closed: bool,
@@ -38,7 +38,7 @@ pub(crate) struct StdoutSink {
 impl StdoutSink {
     pub(crate) fn new() -> Self {
         StdoutSink {
-            out: BufWriter::with_capacity(64 * 1024, crate::end::stdout_capture::RealStdout),
+            out: BufWriter::with_capacity(64 * 1024, crate::stdio::stdout_capture::RealStdout),
             live: live_reader(),
             closed: crate::stdio::closed_stdout::stdout_was_closed(),
             closing: b"",

@@ -48,8 +48,8 @@ use sha2::{Digest, Sha256};
 
 use crate::codes;
 use crate::effect::Change;
-use crate::end::call_state::Shared;
 use crate::error::Error;
+use crate::guards::redact::Redactor;
 use crate::reply::{Body, Encoding, Object, Page, Reply, Stream, StreamKind};
 
 use slot::Slot;
@@ -544,19 +544,13 @@ impl Keyed {
     /// is not recorded: the reservation stays, and a repeat answers that the outcome is
     /// unknown (something may have happened). A record that cannot be written is a warning
     /// saying the same.
+    /// `redactor` is the call's, when it has secret values to take out.
     pub(crate) fn record(
         self,
-        shared: &Shared,
+        redactor: Option<Redactor>,
         reply: Reply,
         effect: Option<Change>,
-    ) -> (Reply, Option<crate::profile::robot_state::Warning>) {
-        let redactor = {
-            let output = shared.lock();
-            output
-                .redactor
-                .has_values()
-                .then(|| output.redactor.clone())
-        };
+    ) -> (Reply, Option<crate::warning::Warning>) {
         let clean = |text: &str| match &redactor {
             Some(r) => r
                 .output(text.as_bytes(), true)
@@ -633,7 +627,7 @@ impl Keyed {
             }
         };
         let not_recorded = |why: &str| {
-            crate::profile::robot_state::Warning::new(
+            crate::warning::Warning::new(
                 "IDEMPOTENCY_NOT_RECORDED",
                 format!(
                     "the result was not recorded for --idempotency-key `{}`, so a repeat answers that the outcome is unknown (it does not run again): {why}",

@@ -19,6 +19,7 @@ use serde_json::{Value, json};
 
 use super::store::{self, Manifest, Status};
 use crate::error::Error;
+pub(crate) use crate::parse::job_id::running_job;
 pub(crate) use crate::parse::names::JOB_RUN_ENV as RUN_ENV;
 use crate::reply::{Body, Encoding, Reply};
 
@@ -43,13 +44,6 @@ static CLAIMED: OnceLock<(&'static str, RecordProgress)> = OnceLock::new();
 /// its progress.
 pub(crate) fn claimed() -> Option<(&'static str, RecordProgress)> {
     CLAIMED.get().copied()
-}
-
-/// The id [`RUN_ENV`] names, when it is one: this process may be that job's detached run.
-pub(crate) fn running_job() -> Option<&'static str> {
-    static ID: OnceLock<Option<String>> = OnceLock::new();
-    ID.get_or_init(|| std::env::var(RUN_ENV).ok().filter(|id| store::is_id(id)))
-        .as_deref()
 }
 
 /// The words of the status and cancel commands of job `id`.

@@ -502,7 +502,7 @@ impl Executor {
         if bytes.len() as u64 <= bound {
             return result::success(collected, redactor);
         }
-        match crate::render::output_file::write_whole(&self.registry.name, media_type, &bytes, what)
+        match crate::guards::output_file::write_whole(&self.registry.name, media_type, &bytes, what)
         {
             Ok(pointer) => {
                 let path = arguments.get("path").and_then(Value::as_str);

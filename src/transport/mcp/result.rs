@@ -90,7 +90,7 @@ pub(crate) fn error(error: &Error, exit: u8) -> Value {
 /// holds it whole, as structured content and text, and a link to the resource it was read from
 /// (`link`: its URI and name) when there is one.
 pub(crate) fn pointer(
-    pointer: &crate::render::output_file::Pointer,
+    pointer: &crate::guards::output_file::Pointer,
     link: Option<(String, String)>,
 ) -> Value {
     let answer = pointer.answer();

@@ -20,13 +20,11 @@
 use std::io::{self, Write};
 use std::sync::{Mutex, OnceLock};
 
-use crate::end::call_state::Shared;
-
 /// The warning's constant.
 pub const THIRD_PARTY_STDOUT: &str = "THIRD_PARTY_STDOUT";
 
 /// How much of the captured text a warning shows.
-const SHOWN: usize = 2048;
+pub(crate) const SHOWN: usize = 2048;
 
 /// A duplicate of the real stdout, made at the first capture and kept for the process's life
 /// (the signal handler may read it at any time, so it is never closed).
@@ -100,33 +98,27 @@ pub(crate) fn start() {
     }
 }
 
-/// Turns what was captured so far into a warning (see the module docs). Cheap when nothing
-/// was: one lseek(2).
-pub(crate) fn drain(shared: &Shared) {
-    let captured = {
-        let active = ACTIVE.lock().unwrap_or_else(|p| p.into_inner());
-        match active.as_ref() {
-            Some(file) => take(file),
-            None => return,
-        }
-    };
-    if let Some((bytes, shown)) = captured {
-        warn(shared, bytes, &shown);
-    }
+/// What was captured so far (its byte count, and the first [`SHOWN`] bytes as text), the
+/// capture emptied; the end of a call turns it into a warning. Cheap when nothing was: one
+/// lseek(2).
+pub(crate) fn drain() -> Option<(u64, String)> {
+    let active = ACTIVE.lock().unwrap_or_else(|p| p.into_inner());
+    take(active.as_ref()?)
 }
 
 /// Drains what is left, and points fd 1 at the real stdout again.
-pub(crate) fn end(shared: &Shared) {
-    drain(shared);
+pub(crate) fn end() -> Option<(u64, String)> {
+    let left = drain();
     let mut active = ACTIVE.lock().unwrap_or_else(|p| p.into_inner());
     if active.take().is_none() {
-        return;
+        return left;
     }
     #[cfg(unix)]
     if let Some(real) = REAL.get() {
         let _ = io::stdout().flush();
         let _ = rustix::stdio::dup2_stdout(real);
     }
+    left
 }
 
 /// The bytes captured since the last take (their count, and the first [`SHOWN`] as text), and
@@ -149,29 +141,6 @@ fn take(file: &std::fs::File) -> Option<(u64, String)> {
         written,
         String::from_utf8_lossy(&shown).trim_end().to_owned(),
     ))
-}
-
-fn warn(shared: &Shared, bytes: u64, shown: &str) {
-    let mut output = shared.lock();
-    let output = &mut *output;
-    let shown = match output.redactor.has_values() {
-        true => output.redactor.text(shown),
-        false => shown.to_owned(),
-    };
-    let cut = if bytes as usize > SHOWN { " (cut)" } else { "" };
-    let warning = crate::profile::robot_state::Warning::new(
-        THIRD_PARTY_STDOUT,
-        format!(
-            "{bytes} bytes written to stdout by code other than the runtime (a library's print, \
-             a child process) were kept off stdout; they were{cut}: {shown}"
-        ),
-    );
-    match &shared.robot {
-        Some(state) => state.lock().warnings.push(warning),
-        None => {
-            let _ = output.profile.warning(&mut output.sinks, &warning);
-        }
-    }
 }
 
 /// An unnamed file for fd 1: a memfd where the system has one, else a temporary file removed
