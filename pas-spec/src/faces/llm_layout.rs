@@ -8,7 +8,7 @@
 
 use std::fmt::Write as _;
 
-use super::llm::{CommandDoc, Document};
+use super::llm_document::{CommandDoc, Document};
 
 /// The document laid out as the default template lays it out.
 pub(crate) fn default_layout(doc: &Document) -> String {

@@ -15,6 +15,7 @@ pub mod catalog;
 mod limits;
 pub use limits::{INPUT_FILE_FLAG, has_input_file};
 pub mod llm;
+mod llm_document;
 mod llm_layout;
 pub mod masking;
 pub mod mcp;

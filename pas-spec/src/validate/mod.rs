@@ -23,6 +23,7 @@ mod limits;
 mod names;
 mod order;
 mod parameters;
+mod placeholder;
 mod report;
 mod robot;
 mod rust_idents;

@@ -4,7 +4,7 @@
 use crate::Parameter;
 
 use super::context::Context;
-use super::examples::is_placeholder;
+use super::placeholder::is_placeholder;
 use super::report::{self, Pointer, Report};
 
 pub fn check(context: &Context, report: &mut Report) {

@@ -10,7 +10,7 @@ use crate::{Command, ParamKind, ParamType, Parameter};
 
 use super::super::casing::{did_you_mean, suggestion, with_article};
 use super::super::context::Context;
-use super::is_placeholder;
+use super::super::placeholder::is_placeholder;
 
 /// A command an argv can select: one of the spec's, or a verb generated from the resources.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

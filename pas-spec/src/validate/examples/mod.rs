@@ -53,14 +53,6 @@ pub fn check(context: &Context, report: &mut Report) {
     }
 }
 
-/// A value that stands for one: `<id>`, `$TOKEN`, `${TOKEN}`, a glob such as `*.txt`, or `...`.
-pub fn is_placeholder(value: &str) -> bool {
-    value.len() > 2 && value.starts_with('<') && value.ends_with('>')
-        || value.len() > 1 && value.starts_with('$')
-        || value.contains(['*', '?'])
-        || value == "..."
-}
-
 /// Checks one invocation line (an example's `command`, or a trigger) and returns what it selects,
 /// or `None` when it is not a shell line that runs the tool.
 fn check_example(
