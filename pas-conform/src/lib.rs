@@ -33,6 +33,7 @@ mod checks;
 mod context;
 mod orphans;
 mod plan;
+mod processes;
 pub mod report;
 pub mod runner;
 mod scratch;

@@ -54,7 +54,7 @@ pub(crate) fn end_adopted() {
     for _ in 0..ROUNDS {
         let me = std::process::id();
         let own = own().clone();
-        let adopted: Vec<u32> = crate::runner::process_table()
+        let adopted: Vec<u32> = crate::processes::process_table()
             .into_iter()
             .filter(|(pid, ppid, _)| *ppid == me && !own.contains(pid))
             .map(|(pid, _, _)| pid)
@@ -63,7 +63,7 @@ pub(crate) fn end_adopted() {
             return;
         }
         for &pid in &adopted {
-            crate::runner::signal(pid, "KILL");
+            crate::processes::signal(pid, "KILL");
         }
         // Once a child is reaped, the kernel has handed its children to this process already:
         // the next round sees them. An exited one (a zombie) is reaped the same way.

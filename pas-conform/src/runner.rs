@@ -4,8 +4,7 @@
 //! tool and anything it started (a shell script's children too); when the call ends, or times
 //! out, the whole group is killed, and so is every descendant in a group or session of its own
 //! (the pseudo-terminal calls), and every descendant that daemonised and was adopted by the
-//! engine's process (`crate::orphans`), so a conformance run leaves no process behind. Signals
-//! are sent through rustix, so the engine needs no `unsafe`.
+//! engine's process (`crate::orphans`), so a conformance run leaves no process behind.
 
 use std::io::{Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -13,6 +12,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
+
+use crate::processes::{kill_all, process_table};
+// Still `runner::signal` to the crate's users; they live in `processes` so that `orphans`, which
+// the runner calls, can send them without calling back into the runner.
+pub use crate::processes::{signal, signal_group};
 
 /// At most this much of a stream is kept; a tool that floods its output is still bounded.
 const KEEP: usize = 8 << 20;
@@ -274,26 +278,6 @@ pub fn wait(child: &mut Child, timeout: Duration) -> (Option<std::process::ExitS
     (status, timed_out)
 }
 
-/// One row of the process table: (pid, parent pid, process group).
-pub(crate) fn process_table() -> Vec<(u32, u32, u32)> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .filter_map(Result::ok)
-        .filter_map(|entry| {
-            let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
-            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
-            // `pid (comm) state ppid pgrp ...`; comm may hold spaces and parentheses.
-            let rest = &stat[stat.rfind(')')? + 1..];
-            let mut fields = rest.split_whitespace().skip(1);
-            let ppid = fields.next()?.parse().ok()?;
-            let pgrp = fields.next()?.parse().ok()?;
-            Some((pid, ppid, pgrp))
-        })
-        .collect()
-}
-
 /// Kills `pid`, its process group, and every descendant with its own process group: a call
 /// on a pseudo-terminal (`script`) runs the tool in a session of its own, which a signal to
 /// `script`'s group does not reach, and a tool that ignores SIGHUP would outlive the terminal.
@@ -326,45 +310,4 @@ fn kill_leftovers(pid: u32) {
     if process_table().iter().any(|(_, _, pgrp)| *pgrp == pid) {
         signal_group(pid, "KILL");
     }
-}
-
-/// One signal to many targets (`-PGID` for a group, `PID` for a process).
-fn kill_all(signal: &str, targets: &[String]) {
-    for target in targets {
-        match target.strip_prefix('-') {
-            Some(group) => send(group, signal, true),
-            None => send(target, signal, false),
-        }
-    }
-}
-
-/// Sends a signal (`TERM`, `KILL`, ...) to the process group led by `pid`.
-pub fn signal_group(pid: u32, signal: &str) {
-    send(&pid.to_string(), signal, true);
-}
-
-/// Sends a signal to one process.
-pub fn signal(pid: u32, signal: &str) {
-    send(&pid.to_string(), signal, false);
-}
-
-/// `kill(2)` of a process, or of a group; a pid that names nothing (0, the caller's own group,
-/// text) or a signal the engine does not send is ignored, as is a target already gone.
-fn send(pid: &str, signal: &str, group: bool) {
-    use rustix::process::{Pid, Signal};
-    let signal = match signal {
-        "TERM" => Signal::TERM,
-        "KILL" => Signal::KILL,
-        "INT" => Signal::INT,
-        "HUP" => Signal::HUP,
-        _ => return,
-    };
-    let Some(pid) = pid.parse::<i32>().ok().and_then(Pid::from_raw) else {
-        return;
-    };
-    let _ = if group {
-        rustix::process::kill_process_group(pid, signal)
-    } else {
-        rustix::process::kill_process(pid, signal)
-    };
 }
