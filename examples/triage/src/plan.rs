@@ -4,11 +4,7 @@ use pas::{Args, Context, Error, ProseStyle, Reply};
 use regex::Regex;
 use serde_json::{Value, json};
 
-use crate::procs::{self, Proc};
-
-/// Command lines triage never pre-toggles, whatever `--protect` adds.
-pub const DEFAULT_PROTECTED: &[&str] =
-    &[r"^(\S*/)?(sshd|systemd|tmux|screen|gpg-agent|ssh-agent|dbus-daemon)(\s|$)"];
+use crate::procs::{self, DEFAULT_PROTECTED, Proc};
 
 /// A process with its classification.
 fn candidate(proc: &Proc, min_age: u64) -> Value {

@@ -113,6 +113,11 @@ fn describe(process: &Process, boot: &str, uid: u32) -> Option<Proc> {
     })
 }
 
+/// Command lines triage never pre-toggles, whatever `--protect` adds. Here, beside [`Rules`],
+/// since the rules add them to every plan's when the plan is applied.
+pub const DEFAULT_PROTECTED: &[&str] =
+    &[r"^(\S*/)?(sshd|systemd|tmux|screen|gpg-agent|ssh-agent|dbus-daemon)(\s|$)"];
+
 /// What a plan's scope allows: the `--match` regular expression and the protected patterns
 /// (the defaults always, then the plan's `--protect`), as the session keeps them.
 pub struct Rules {
@@ -126,7 +131,7 @@ impl Rules {
     pub fn new(scope: &str, protect: &[String]) -> Result<Rules, Error> {
         let scope = self::scope(scope)?;
         let mut protected = Vec::new();
-        for pattern in crate::plan::DEFAULT_PROTECTED
+        for pattern in DEFAULT_PROTECTED
             .iter()
             .copied()
             .chain(protect.iter().map(String::as_str))
