@@ -531,10 +531,6 @@ const CIRCLES_NOT_YET_BROKEN: &[&str] = &[
     "src: run/declared/required_versions.rs <-> run/declared/requirements.rs",
     "src: transport/mcp/exec.rs <-> transport/mcp/queue.rs",
     "src: transport/mcp/server.rs <-> transport/mcp/wire.rs",
-    "pas-spec/src: faces/llm.rs <-> faces/llm_layout.rs",
-    "pas-spec/src: validate/examples/mod.rs <-> validate/secrets.rs",
-    "pas-conform/src: orphans.rs <-> runner.rs",
-    "examples/triage/src: plan.rs <-> procs.rs",
 ];
 
 /// Fails on a finding not in `known`, and on an entry of `known` that is no longer found.
