@@ -505,21 +505,7 @@ fn workspace() -> (PathBuf, Vec<PathBuf>) {
 /// Imports against the layers that the move has not reached yet. The list only shrinks: an
 /// import not on it fails, and so does an entry that no longer holds.
 const NOT_YET_MOVED: &[&str] = &[
-    "builtins/doctor.rs imports run/declared/mod.rs",
-    "builtins/health.rs imports run/declared/mod.rs",
-    "builtins/mod.rs imports run/rooms.rs",
-    "guards/deadline.rs imports services/jobs/run.rs",
-    "parse/config_file/mod.rs imports guards/redact.rs",
-    "parse/config_file/mod.rs imports run/rooms.rs",
-    "parse/input_file.rs imports end/call_state.rs",
-    "parse/input_file.rs imports guards/input.rs",
-    "parse/input_file.rs imports handler/context.rs",
-    "parse/input_file.rs imports run/rooms.rs",
-    "parse/input_file.rs imports run/stdin_body.rs",
-    "profile/robot.rs imports run/robot_prepare.rs",
-    "resources/rm_guard.rs imports run/guard.rs",
     "run/app.rs imports transport/mcp/mod.rs",
-    "services/jobs/run.rs imports builtins/jobs.rs",
     "tool/build.rs imports builtins/features.rs",
     "tool/build.rs imports parse/argv.rs",
     "tool.rs imports run/from_tool.rs",
@@ -527,8 +513,11 @@ const NOT_YET_MOVED: &[&str] = &[
 
 /// File circles the move has not broken yet, held the same way.
 const CIRCLES_NOT_YET_BROKEN: &[&str] = &[
-    "src: builtins/cleanup.rs <-> builtins/doc_commands.rs <-> builtins/doctor.rs <-> builtins/jobs.rs <-> builtins/mod.rs <-> builtins/person_help.rs <-> builtins/robot.rs <-> builtins/validate_pas.rs <-> builtins/versions.rs <-> end/audit.rs <-> end/call_state.rs <-> end/signal_error.rs <-> end/signals.rs <-> end/third_party_stdout.rs <-> guards/deadline.rs <-> handler/context.rs <-> handler/progress.rs <-> parse/clap_augment.rs <-> parse/config_file/mod.rs <-> parse/input_file.rs <-> parse/page_limit.rs <-> parse/robot_flags.rs <-> profile/compose.rs <-> profile/mod.rs <-> profile/pas.rs <-> profile/robot/gates.rs <-> profile/robot.rs <-> profile/robot_state.rs <-> render/batched.rs <-> render/drive.rs <-> render/output_id.rs <-> render/overflow.rs <-> resources/dispatch.rs <-> resources/mod.rs <-> resources/rm_guard.rs <-> run/app.rs <-> run/command_limits.rs <-> run/declared_lock.rs <-> run/from_tool.rs <-> run/guard.rs <-> run/jobs.rs <-> run/robot_prepare.rs <-> run/rooms.rs <-> run/scope_check.rs <-> run/stdin_body.rs <-> run/undeclared.rs <-> services/children/kept_children.rs <-> services/idempotency/mod.rs <-> services/jobs/run.rs <-> tool/build.rs <-> tool/params.rs <-> tool/probe.rs <-> tool.rs",
+    "src: builtins/cleanup.rs <-> builtins/doc_commands.rs <-> builtins/validate_pas.rs <-> end/audit.rs <-> end/call_state.rs <-> end/signals.rs <-> end/third_party_stdout.rs <-> handler/context.rs <-> handler/progress.rs <-> render/batched.rs <-> render/drive.rs <-> render/output_id.rs <-> render/overflow.rs <-> resources/dispatch.rs <-> resources/mod.rs <-> resources/rm_guard.rs <-> run/app.rs <-> run/command_limits.rs <-> run/declared_lock.rs <-> run/from_tool.rs <-> run/jobs.rs <-> run/rooms.rs <-> run/scope_check.rs <-> run/stdin_body.rs <-> run/undeclared.rs <-> tool/build.rs <-> tool/params.rs <-> tool/probe.rs <-> tool.rs",
+    "src: builtins/doctor.rs <-> builtins/mod.rs <-> builtins/versions.rs",
+    "src: parse/clap_augment.rs <-> parse/input_file.rs",
     "src: run/declared/required_versions.rs <-> run/declared/requirements.rs",
+    "src: services/children/kept_children.rs <-> services/jobs/run.rs",
     "src: transport/mcp/exec.rs <-> transport/mcp/queue.rs",
     "src: transport/mcp/server.rs <-> transport/mcp/wire.rs",
 ];

@@ -142,7 +142,7 @@ fn shown(path: Option<&PathBuf>) -> Option<String> {
 pub(crate) fn run(
     registry: &Registry,
     file: Option<&ConfigFile>,
-    declared: Option<crate::run::declared::HealthEntries>,
+    declared: Option<crate::builtins::health::HealthEntries>,
 ) -> Reply {
     let name = &registry.name;
     let (os, family, arch) = (

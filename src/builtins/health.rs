@@ -91,7 +91,7 @@ pub(crate) fn run(
     registry: &pas_spec::Registry,
     checks: &[Registered],
     args: &Args,
-    declared: Option<crate::run::declared::HealthEntries>,
+    declared: Option<crate::builtins::health::HealthEntries>,
 ) -> Reply {
     // The spec's requirements and credentials first: the runtime checks them for every tool
     // that declares them, without a check of its own.
@@ -129,3 +129,8 @@ pub(crate) fn run(
         checks: entries,
     })
 }
+
+/// [`health_entries`]' signature: (name, ok, message, fix) for each declared requirement and
+/// for the credentials.
+pub(crate) type HealthEntries =
+    fn(&pas_spec::Registry) -> Vec<(String, bool, String, Option<String>)>;

@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 
 use crate::error::Error;
 use crate::reply::Reply;
+pub(crate) use crate::services::jobs::run::descriptor;
 use crate::services::jobs::store::{self, Manifest, Status};
 
 /// The clap id of a job's id argument.
@@ -27,28 +28,6 @@ pub(crate) const WAIT_ID: &str = "pas_job_wait";
 const GRACE: Duration = Duration::from_secs(2);
 /// How long a job may stay queued (its process not started) before it counts as lost.
 const QUEUED_GRACE_MS: u64 = 10_000;
-
-/// The job's descriptor: what its start answers, and what `status` and `list` show.
-pub(crate) fn descriptor(manifest: &Manifest) -> Value {
-    let mut value = json!({
-        "job_id": manifest.id,
-        "command": manifest.command,
-        "status": manifest.status,
-        "terminal": manifest.status.terminal(),
-        "status_command": manifest.status_command,
-        "cancel_command": manifest.cancel_command,
-        "poll_interval_ms": manifest.poll_interval_ms,
-        "timeout_ms": manifest.timeout_ms,
-        "started_at": manifest.started_at,
-    });
-    if let Some(ended) = &manifest.ended_at {
-        value["ended_at"] = json!(ended);
-    }
-    if let Some(pct) = manifest.progress_pct {
-        value["progress_pct"] = json!(pct);
-    }
-    value
-}
 
 /// Adds `job status|cancel|list` and each job command's `--wait` to the clap command.
 pub(crate) fn augment(mut cmd: clap::Command, registry: &Registry) -> clap::Command {

@@ -179,9 +179,8 @@ pub(crate) fn run(
     registry: &Registry,
     args: &Args,
     file: Option<&ConfigFile>,
-    declared: Option<&crate::run::rooms::DeclaredRoom>,
+    health: Option<crate::builtins::health::HealthEntries>,
 ) -> Result<Reply, Error> {
-    let health = declared.map(|declared| declared.health);
     match builtin {
         Builtin::ConfigShow => Ok(config::run(registry, args, file)),
         Builtin::Doctor => Ok(crate::builtins::doctor::run(registry, file, health)),
@@ -201,16 +200,11 @@ pub(crate) fn run_compose(
     checks: &[health::Registered],
     args: &Args,
     file: Option<&ConfigFile>,
-    declared: Option<&crate::run::rooms::DeclaredRoom>,
+    declared: Option<crate::builtins::health::HealthEntries>,
 ) -> Result<Reply, Error> {
     match builtin {
         Builtin::Tools => tools::run(registry, args),
-        Builtin::Health => Ok(health::run(
-            registry,
-            checks,
-            args,
-            declared.map(|declared| declared.health),
-        )),
+        Builtin::Health => Ok(health::run(registry, checks, args, declared)),
         _ => run(builtin, registry, args, file, declared),
     }
 }

@@ -56,7 +56,7 @@ pub(crate) fn set_flag(setting: Setting<Duration>) {
 /// The caller's limit: `--timeout`, else `PAS_TIMEOUT`. A job's detached run has none of the
 /// caller's: its own `timeoutMs` bounds it.
 pub(crate) fn caller() -> Setting<Duration> {
-    if crate::services::jobs::run::running_job().is_some() {
+    if crate::parse::job_id::running_job().is_some() {
         return Setting::Unset;
     }
     match FLAG_MS.load(Ordering::Relaxed) {

@@ -284,6 +284,19 @@ fn path_from_bytes(arg: &OsStr, tail: &[u8]) -> PathBuf {
     }
 }
 
+/// A value as a shell word: as is when it is plain, else in single quotes.
+pub(crate) fn quote(value: &str) -> String {
+    let plain = !value.is_empty()
+        && value
+            .chars()
+            .all(|c| c.is_alphanumeric() || "-_./:@%+=,".contains(c));
+    if plain {
+        value.to_owned()
+    } else {
+        format!("'{}'", value.replace('\'', r"'\''"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

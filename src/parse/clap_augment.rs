@@ -298,6 +298,13 @@ pub(crate) fn names_runtime_flag(argv: &[std::ffi::OsString]) -> bool {
         .any(|name| !name.is_empty() && longs().any(|long| long.as_bytes().starts_with(name)))
 }
 
+/// Whether a person's `-h` is the tool's own (the profile has a machine switch: `pas`).
+pub(crate) fn person_help_applies(registry: &Registry) -> bool {
+    pas_spec::surface::of(registry.profile)
+        .machine_switch
+        .is_some()
+}
+
 #[cfg(test)]
 mod tests {
     use std::ffi::OsString;
@@ -395,11 +402,4 @@ commands:
         // `--` alone names nothing.
         assert!(!names_runtime_flag(&argv(&["t", "--", "x"])));
     }
-}
-
-/// Whether a person's `-h` is the tool's own (the profile has a machine switch: `pas`).
-pub(crate) fn person_help_applies(registry: &Registry) -> bool {
-    pas_spec::surface::of(registry.profile)
-        .machine_switch
-        .is_some()
 }

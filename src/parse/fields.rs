@@ -134,6 +134,29 @@ pub(crate) fn object<'a>(
     serde_json::to_vec(&value).map_or(Cow::Borrowed(json), Cow::Owned)
 }
 
+/// The fields the items of the command's principal list have, from its output schema.
+pub(crate) fn known_fields(command: &Command) -> Option<Vec<String>> {
+    let schema = command.output_schema.as_ref()?;
+    let item = match (&command.list_field, command.output) {
+        (Some(field), _) => schema.pointer(&format!("/properties/{field}/items"))?,
+        (None, OutputKind::List) => schema,
+        (None, _) => return None,
+    };
+    let properties = item.get("properties")?.as_object()?;
+    Some(properties.keys().cloned().collect())
+}
+
+/// The value a `--fields`/`--compact` filter keeps of one item.
+pub(crate) fn filter_item(item: &mut Value, fields: Option<&[String]>, omit: &[String]) {
+    let Value::Object(map) = item else { return };
+    if let Some(fields) = fields {
+        map.retain(|k, _| fields.contains(k));
+    }
+    for key in omit {
+        map.remove(key);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,16 +176,4 @@ mod tests {
         let kept = object(br#"{"n":1,"rows":[{"id":1,"x":2}]}"#, Some("rows"), &fields);
         assert_eq!(&*kept, br#"{"n":1,"rows":[{"id":1}]}"#);
     }
-}
-
-/// The fields the items of the command's principal list have, from its output schema.
-pub(crate) fn known_fields(command: &Command) -> Option<Vec<String>> {
-    let schema = command.output_schema.as_ref()?;
-    let item = match (&command.list_field, command.output) {
-        (Some(field), _) => schema.pointer(&format!("/properties/{field}/items"))?,
-        (None, OutputKind::List) => schema,
-        (None, _) => return None,
-    };
-    let properties = item.get("properties")?.as_object()?;
-    Some(properties.keys().cloned().collect())
 }

@@ -14,11 +14,6 @@ use clap::{Arg, ArgAction};
 use pas_spec::faces::{INPUT_FILE_FLAG, has_input_file};
 use pas_spec::{Command, Registry};
 
-use crate::end::call_state::Shared;
-use crate::error::Error;
-use crate::handler::context::Selected;
-use crate::run::stdin_body::Body;
-
 /// The id of the runtime's `--input-file` arg.
 pub(crate) const INPUT_FILE_ID: &str = "pas_input_file";
 
@@ -55,42 +50,4 @@ pub(crate) fn augment(
 pub(crate) fn given(leaf: &clap::ArgMatches) -> Option<PathBuf> {
     let value = leaf.try_get_one::<String>(INPUT_FILE_ID).ok().flatten()?;
     (value != "-").then(|| PathBuf::from(value))
-}
-
-/// The input the handler reads: the file `--input-file` names, checked against the command's
-/// `inputSchema` as stdin would be; else stdin's own (see `stdin_body`).
-pub(crate) fn for_call(
-    shared: &Shared,
-    selected: &Selected,
-    command: &Command,
-    leaf: &clap::ArgMatches,
-    input: Option<&crate::run::rooms::InputRoom>,
-) -> Result<Option<Body>, Error> {
-    let check = input.map(|input| input.check);
-    let Some(path) = given(leaf).filter(|_| shared.mcp.is_none()) else {
-        return crate::run::stdin_body::for_call(shared, selected, command, leaf, check);
-    };
-    let bytes = crate::guards::input::read_file(&path).map_err(|error| match error.code() {
-        // A file that cannot be read is a wrong argument, not the tool's failure.
-        crate::codes::GENERAL_ERROR => Error::new(
-            crate::codes::INVALID_ARGUMENT,
-            format!("--{INPUT_FILE_FLAG}: {}", error.message()),
-        )
-        .with_suggestion(format!(
-            "name a readable file, or `--{INPUT_FILE_FLAG} -` for stdin"
-        )),
-        _ => error,
-    })?;
-    let schema = match selected {
-        Selected::Declared(index) => shared.registry.commands[*index].input_schema.as_ref(),
-        Selected::Verb(verb) => verb.input_schema.as_ref(),
-    };
-    // A binary built without input schema checks has no command that declares a schema.
-    match schema.zip(check) {
-        Some((schema, check)) => check(&command.name, schema, bytes).map(Some),
-        None => Ok(Some(Body {
-            bytes: bytes.into(),
-            corrections: Vec::new(),
-        })),
-    }
 }

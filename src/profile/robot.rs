@@ -36,9 +36,9 @@ use serde_json::{Map, Value};
 use super::{CallOptions, Profile, ProgressStyle};
 use crate::error::Error;
 use crate::guards::redact::Redactor;
+use crate::profile::robot_state::CallState;
 use crate::reply::{Encoding, Object, StreamKind};
 use crate::stdio::streams::Sinks;
-use crate::{profile::robot_state::CallState, run::robot_prepare as prepare};
 
 pub(crate) struct RobotProfile {
     registry: Arc<Registry>,
@@ -275,7 +275,7 @@ impl RobotProfile {
             None => sinks.stdout.write(item),
             Some((fields, omit)) => {
                 let mut value: Value = serde_json::from_slice(item).map_err(io::Error::other)?;
-                prepare::filter_item(&mut value, fields.as_deref(), omit);
+                crate::parse::fields::filter_item(&mut value, fields.as_deref(), omit);
                 let bytes = serde_json::to_vec(&value).map_err(io::Error::other)?;
                 sinks.stdout.write(&bytes)
             }
@@ -341,7 +341,7 @@ impl RobotProfile {
             };
             if let Some(items) = list {
                 for item in items {
-                    prepare::filter_item(item, fields, omit);
+                    crate::parse::fields::filter_item(item, fields, omit);
                 }
             }
             if let Value::Object(map) = &mut value {

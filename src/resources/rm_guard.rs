@@ -14,7 +14,7 @@ use crate::error::Error;
 use crate::handler::args::Args;
 use crate::handler::context::Context;
 use crate::parse::argv::AGENT_FLAG;
-use crate::run::guard::quote;
+use crate::parse::argv::quote;
 
 /// The refusal of an unconfirmed `rm` of `path`, if it must stop.
 pub(super) fn check(path: &ResourcePath, args: &Args, ctx: &Context) -> Result<(), Error> {

@@ -367,7 +367,7 @@ impl App {
                 self.rooms.config,
                 &self.registry,
                 pre.config.as_deref(),
-                &mut redactor,
+                &mut |value, source| redactor.add_secret(value, source),
             ) {
                 Ok(config) => config,
                 Err(error) => {
@@ -803,9 +803,14 @@ impl App {
             },
         };
         // Stdin checked against the declared inputSchema, corrections warned (46, 67).
-        let body =
-            crate::parse::input_file::for_call(shared, &selected, command, leaf, self.rooms.input)
-                .map_err(Stop::Failed)?;
+        let body = crate::run::stdin_body::body_for_call(
+            shared,
+            &selected,
+            command,
+            leaf,
+            self.rooms.input,
+        )
+        .map_err(Stop::Failed)?;
         let args = args_of(matches, leaf);
         let dry_run = crate::run::guard::dry_run(command, leaf);
         let context = Context::new(shared.clone(), selected.clone())
@@ -1001,7 +1006,7 @@ impl App {
         }
         let args = args_of(matches, leaf);
         let ran = panics::catch(|| -> Result<(), Stop> {
-            let declared = self.rooms.declared;
+            let declared = self.rooms.declared.map(|declared| declared.health);
             let reply = match self.rooms.compose {
                 Some(compose) => (compose.run)(
                     builtin,

@@ -16,6 +16,7 @@ use pas_spec::{Command, ParamKind, Profile, Registry};
 use crate::builtins::DRY_RUN_ID;
 use crate::error::Error;
 use crate::parse::argv::AGENT_FLAG;
+pub(crate) use crate::parse::argv::quote;
 use crate::parse::clap_face::arg_id;
 
 /// The constant of a destructive command run without `--force`.
@@ -93,19 +94,6 @@ pub(crate) fn check(
         format!("{} is destructive and needs --force", command.name),
     )
     .with_suggestion(hint))
-}
-
-/// A value as a shell word: as is when it is plain, else in single quotes.
-pub(crate) fn quote(value: &str) -> String {
-    let plain = !value.is_empty()
-        && value
-            .chars()
-            .all(|c| c.is_alphanumeric() || "-_./:@%+=,".contains(c));
-    if plain {
-        value.to_owned()
-    } else {
-        format!("'{}'", value.replace('\'', r"'\''"))
-    }
 }
 
 fn switch(leaf: &ArgMatches, id: &str) -> bool {

@@ -7,7 +7,7 @@ use std::ffi::OsString;
 use clap::ArgMatches;
 use pas_spec::robot::ExitRole;
 use pas_spec::{Command, OutputKind, Registry};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::error::Error;
 pub(crate) use crate::parse::fields::known_fields;
@@ -165,15 +165,4 @@ pub(crate) fn deprecations(command: &Command, argv: &[OsString]) -> Vec<Warning>
         }
     }
     warnings
-}
-
-/// The value a `--fields`/`--compact` filter keeps of one item.
-pub(crate) fn filter_item(item: &mut Value, fields: Option<&[String]>, omit: &[String]) {
-    let Value::Object(map) = item else { return };
-    if let Some(fields) = fields {
-        map.retain(|k, _| fields.contains(k));
-    }
-    for key in omit {
-        map.remove(key);
-    }
 }

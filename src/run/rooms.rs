@@ -142,7 +142,7 @@ pub(crate) struct DeclaredRoom {
     /// Every declared check of one call (registry, command, its matches).
     pub(crate) check: fn(&Registry, &Command, &clap::ArgMatches) -> Result<(), Error>,
     /// `doctor`'s entries for the declared requirements and credentials.
-    pub(crate) health: crate::run::declared::HealthEntries,
+    pub(crate) health: crate::builtins::health::HealthEntries,
     /// Warns when the credentials grant more than the command's declared scopes (74).
     pub(crate) warn_scopes: fn(&crate::end::call_state::Shared, &Registry, &Command),
     /// Adds the declared re-login hint to a handler's `CREDENTIALS_EXPIRED`.
@@ -218,35 +218,20 @@ static GUARD: GuardRoom = GuardRoom {
     check: crate::run::guard::check,
 };
 
-/// Finds and reads a call's configuration file (registry, `--config`, the redactor for its
-/// secrets).
-type LoadConfig = fn(
-    &Registry,
-    Option<&std::path::Path>,
-    &mut crate::guards::redact::Redactor,
-) -> Result<Option<crate::parse::config_file::ConfigFile>, Error>;
-
-/// Reads a configuration file's values for the tool's global flags (`crate::parse::config_file::load`:
-/// the TOML reader): only a tool that may have global flags links it; a tool known to have none
-/// checks only that its file sets nothing.
-pub(crate) struct ConfigRoom {
-    /// Finds and reads the call's file.
-    pub(crate) load: LoadConfig,
-}
-
-static CONFIG: ConfigRoom = ConfigRoom {
+static CONFIG: crate::parse::config_file::ConfigRoom = crate::parse::config_file::ConfigRoom {
     load: crate::parse::config_file::load,
 };
 
 /// Runs a compose built-in (`tools`, `health`, `config show`): the built-in, the registry, the
-/// checks the app registered for `health`, the call's args, its config file, the declared room.
+/// checks the app registered for `health`, the call's args, its config file, the declared
+/// requirements' health entries.
 type RunComposeBuiltin = fn(
     Builtin,
     &Registry,
     &[crate::builtins::health::Registered],
     &Args,
     Option<&crate::parse::config_file::ConfigFile>,
-    Option<&DeclaredRoom>,
+    Option<crate::builtins::health::HealthEntries>,
 ) -> Result<Reply, Error>;
 
 /// What the runtime calls of the compose profile.
@@ -298,7 +283,7 @@ pub(crate) struct Rooms {
     pub(crate) cleanup: Option<&'static CleanupRoom>,
     pub(crate) locks: Option<&'static LocksRoom>,
     pub(crate) guard: Option<&'static GuardRoom>,
-    pub(crate) config: Option<&'static ConfigRoom>,
+    pub(crate) config: Option<&'static crate::parse::config_file::ConfigRoom>,
 }
 
 impl Rooms {

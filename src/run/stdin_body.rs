@@ -233,6 +233,47 @@ fn refused(message: impl Into<String>, details: Value) -> Error {
         .with_details(details)
 }
 
+/// The input the handler reads: the file `--input-file` names, checked against the command's
+/// `inputSchema` as stdin would be; else stdin's own (see [`for_call`]).
+pub(crate) fn body_for_call(
+    shared: &crate::end::call_state::Shared,
+    selected: &crate::handler::context::Selected,
+    command: &Command,
+    leaf: &clap::ArgMatches,
+    input: Option<&crate::run::rooms::InputRoom>,
+) -> Result<Option<Body>, Error> {
+    use pas_spec::faces::INPUT_FILE_FLAG;
+    let check = input.map(|input| input.check);
+    let Some(path) = crate::parse::input_file::given(leaf).filter(|_| shared.mcp.is_none()) else {
+        return for_call(shared, selected, command, leaf, check);
+    };
+    let bytes = crate::guards::input::read_file(&path).map_err(|error| match error.code() {
+        // A file that cannot be read is a wrong argument, not the tool's failure.
+        crate::codes::GENERAL_ERROR => Error::new(
+            crate::codes::INVALID_ARGUMENT,
+            format!("--{INPUT_FILE_FLAG}: {}", error.message()),
+        )
+        .with_suggestion(format!(
+            "name a readable file, or `--{INPUT_FILE_FLAG} -` for stdin"
+        )),
+        _ => error,
+    })?;
+    let schema = match selected {
+        crate::handler::context::Selected::Declared(index) => {
+            shared.registry.commands[*index].input_schema.as_ref()
+        }
+        crate::handler::context::Selected::Verb(verb) => verb.input_schema.as_ref(),
+    };
+    // A binary built without input schema checks has no command that declares a schema.
+    match schema.zip(check) {
+        Some((schema, check)) => check(&command.name, schema, bytes).map(Some),
+        None => Ok(Some(Body {
+            bytes: bytes.into(),
+            corrections: Vec::new(),
+        })),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -103,7 +103,7 @@ proptest! {
         std::fs::write(&path, &bytes).unwrap();
         let registry = config_registry();
         let mut redactor = crate::guards::redact::Redactor::new(&registry);
-        match crate::parse::config_file::load(&registry, Some(&path), &mut redactor) {
+        match crate::parse::config_file::load(&registry, Some(&path), &mut |value, source| redactor.add_secret(value, source)) {
             Ok(file) => prop_assert!(file.is_some()),
             Err(error) => {
                 prop_assert_eq!(error.code(), crate::codes::CONFIG_INVALID);
@@ -167,8 +167,10 @@ fn a_device_or_fifo_in_the_configurations_place_is_config_invalid() {
     let registry = config_registry();
     for path in [Path::new("/dev/zero"), fifo.as_path()] {
         let mut redactor = crate::guards::redact::Redactor::new(&registry);
-        let error = crate::parse::config_file::load(&registry, Some(path), &mut redactor)
-            .expect_err("not a regular file");
+        let error = crate::parse::config_file::load(&registry, Some(path), &mut |value, source| {
+            redactor.add_secret(value, source)
+        })
+        .expect_err("not a regular file");
         assert_eq!(error.code(), crate::codes::CONFIG_INVALID);
         assert!(
             error.message().contains(&path.display().to_string())

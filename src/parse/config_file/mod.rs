@@ -21,7 +21,6 @@ use serde_json::json;
 
 use crate::codes;
 use crate::error::Error;
-use crate::guards::redact::Redactor;
 use crate::parse::clap_face::arg_id;
 use crate::stdio::state_file::Refusal;
 
@@ -66,13 +65,13 @@ impl ConfigFile {
 /// Reads the call's configuration file with the reader the binary carries: the TOML reader when
 /// the tool may have global flags (`room`), else the blank check of a tool known to have none.
 pub(crate) fn load_with(
-    room: Option<&crate::run::rooms::ConfigRoom>,
+    room: Option<&ConfigRoom>,
     registry: &Registry,
     flag: Option<&Path>,
-    redactor: &mut Redactor,
+    secret: &mut dyn FnMut(&str, &str),
 ) -> Result<Option<ConfigFile>, Error> {
     match room {
-        Some(room) => (room.load)(registry, flag, redactor),
+        Some(room) => (room.load)(registry, flag, secret),
         None if registry.global_flags.is_empty() => load_blank(registry, flag),
         // Only a derive fact that lies (`AgentTool::HAS_GLOBAL_FLAGS`) gets here.
         None => Err(Error::internal(format!(
@@ -173,12 +172,12 @@ fn load_blank(registry: &Registry, flag: Option<&Path>) -> Result<Option<ConfigF
 }
 
 /// Finds and reads the call's configuration file with the TOML reader: `None` when there is
-/// none to read. Secret values go to the redactor as they are read, so no later error can
+/// none to read. Secret values go to `secret` (the call's redactor: value, source) as they are read, so no later error can
 /// print them.
 pub(crate) fn load(
     registry: &Registry,
     flag: Option<&Path>,
-    redactor: &mut Redactor,
+    secret: &mut dyn FnMut(&str, &str),
 ) -> Result<Option<ConfigFile>, Error> {
     let Some((located, text)) = read(registry, flag)? else {
         return Ok(None);
@@ -228,7 +227,7 @@ pub(crate) fn load(
         })?;
         if param.secret {
             let source = format!("`{key}` of {}", path.display());
-            texts.iter().for_each(|t| redactor.add_secret(t, &source));
+            texts.iter().for_each(|t| secret(t, &source));
         }
         values.push((arg_id(param), texts));
     }
@@ -279,3 +278,15 @@ fn invalid(path: &Path, key: Option<&str>, message: String, hint: String) -> Err
         .with_suggestion(hint)
         .with_details(json!({ "file": path.display().to_string(), "key": key }))
 }
+
+/// Reads a configuration file's values for the tool's global flags (`load`: the TOML reader):
+/// only a tool that may have global flags links it (`crate::run::rooms`); a tool known to have
+/// none checks only that its file sets nothing.
+pub(crate) struct ConfigRoom {
+    /// Finds and reads the call's file; secret values go to the callback (value, source).
+    pub(crate) load: LoadConfig,
+}
+
+/// [`load`]'s signature: the registry, the `--config` path, where secret values go.
+type LoadConfig =
+    fn(&Registry, Option<&Path>, &mut dyn FnMut(&str, &str)) -> Result<Option<ConfigFile>, Error>;

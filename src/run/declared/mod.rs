@@ -19,9 +19,6 @@ pub(crate) use auth::decorate as decorate_error;
 pub(crate) use hardening::check as harden;
 pub(crate) use requirements::health_entries;
 
-/// [`health_entries`]' signature: (name, ok, message, fix) for each declared requirement and
-/// for the credentials.
-pub(crate) type HealthEntries = fn(&Registry) -> Vec<(String, bool, String, Option<String>)>;
 pub(crate) use untrusted::separate as separate_untrusted;
 
 /// Every check, in the order an agent fixes things: the call's own values first (all of their

@@ -176,7 +176,7 @@ pub(crate) fn start(
     store::write(&root, &manifest)?;
     // Not waited for: the run is a job of its own, reparented when this call exits.
     drop(child);
-    Ok(Reply::object(&crate::builtins::jobs::descriptor(&manifest)))
+    Ok(Reply::object(&descriptor(&manifest)))
 }
 
 fn open(path: &std::path::Path, create: bool) -> Result<std::fs::File, Error> {
@@ -330,6 +330,28 @@ pub(crate) fn record_progress(tool: &str, id: &str, percent: u64) {
         manifest.progress_pct = Some(percent as f64);
         let _ = store::write(&root, &manifest);
     }
+}
+
+/// The job's descriptor: what its start answers, and what `status` and `list` show.
+pub(crate) fn descriptor(manifest: &Manifest) -> Value {
+    let mut value = json!({
+        "job_id": manifest.id,
+        "command": manifest.command,
+        "status": manifest.status,
+        "terminal": manifest.status.terminal(),
+        "status_command": manifest.status_command,
+        "cancel_command": manifest.cancel_command,
+        "poll_interval_ms": manifest.poll_interval_ms,
+        "timeout_ms": manifest.timeout_ms,
+        "started_at": manifest.started_at,
+    });
+    if let Some(ended) = &manifest.ended_at {
+        value["ended_at"] = json!(ended);
+    }
+    if let Some(pct) = manifest.progress_pct {
+        value["progress_pct"] = json!(pct);
+    }
+    value
 }
 
 #[cfg(test)]
