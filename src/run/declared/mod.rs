@@ -6,6 +6,7 @@
 pub(crate) mod auth;
 pub(crate) mod constraints;
 pub(crate) mod hardening;
+pub(crate) mod home;
 pub(crate) mod required_versions;
 pub(crate) mod requirements;
 pub(crate) mod untrusted;

@@ -39,7 +39,7 @@ pub(crate) fn check(requirement: &Requirement) -> VersionCheck {
 
 /// The first version `program --version` prints on stdout or stderr.
 fn installed(program: &str) -> Option<semver::Version> {
-    let mut child = Command::new(super::requirements::expand_home(program))
+    let mut child = Command::new(super::home::expand_home(program))
         .arg("--version")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

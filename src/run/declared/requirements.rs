@@ -2,13 +2,14 @@
 //! `needs` one fails with `REQUIREMENT_MISSING` and the declared fix before its handler runs, and
 //! compose's `health` reports every one of them.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use pas_spec::declare::{REQUIREMENT_MISSING, RUNTIME_VERSION, Requirement, RequirementKind};
 use pas_spec::{Command, Registry};
 use serde_json::json;
 
 use crate::error::Error;
+use crate::run::declared::home::expand_home;
 use crate::run::declared::required_versions::{self as versions, VersionCheck};
 
 pub(crate) fn check(registry: &Registry, command: &Command) -> Result<(), Error> {
@@ -85,13 +86,6 @@ pub(crate) fn present(requirement: &Requirement) -> bool {
         }
         RequirementKind::File => expand_home(&requirement.target).exists(),
         RequirementKind::Program => on_path(&requirement.target),
-    }
-}
-
-pub(crate) fn expand_home(path: &str) -> PathBuf {
-    match (path.strip_prefix("~/"), std::env::var_os("HOME")) {
-        (Some(rest), Some(home)) => Path::new(&home).join(rest),
-        _ => PathBuf::from(path),
     }
 }
 

@@ -17,7 +17,9 @@ use std::time::Duration;
 use pas_spec::{Command, Registry};
 use serde_json::{Map, Value, json};
 
-use super::queue::{Next, Queue, Slot};
+use super::queue::{
+    Answer, Cancelled, Job, Next, ProgressSink, Queue, Refused, Request, Slot, Started,
+};
 use super::result::{self, Collected, Items};
 use super::{arguments, confirm};
 use crate::end::call_state::{Output, Shared, Stop};
@@ -47,61 +49,9 @@ const _: fn() = || {
     shared_by_threads::<Executor>();
 };
 
-/// Whether the client cancelled the call (or the server is closing).
-pub(crate) type Cancelled = Arc<dyn Fn() -> bool + Send + Sync>;
-/// One progress notification's `progress`, `total` and `message`, to the client.
-pub(crate) type ProgressSink = Arc<dyn Fn(Value) + Send + Sync>;
-/// The answer to a job, back to the protocol thread.
-pub(crate) type Answer = Box<dyn FnOnce(Result<Value, Refused>) + Send>;
-
-/// What the protocol thread asks of the handler thread.
-pub(crate) enum Request {
-    Call {
-        tool: String,
-        arguments: Map<String, Value>,
-        continuation: Option<String>,
-        /// The caller's limit for this call (`_meta: {"pas-kit/timeout": SECONDS}`): `None` when
-        /// not given (the server's `--timeout`/`PAS_TIMEOUT` stands in), `Some(None)` for `0`.
-        timeout: Option<Option<Duration>>,
-        /// The caller's output bound (`_meta: {"pas-kit/maxOutputBytes": N}`), as given.
-        max_output: Option<Value>,
-    },
-    ReadResource {
-        uri: String,
-    },
-    ListResources {
-        cursor: Option<String>,
-    },
-}
-
-/// A request that the protocol answers with a JSON-RPC error rather than a result.
-pub(crate) struct Refused {
-    pub(crate) code: i32,
-    pub(crate) message: String,
-}
-
 /// JSON-RPC's invalid-params code, and MCP's resource-not-found.
 pub(crate) const INVALID_PARAMS: i32 = -32602;
 pub(crate) const RESOURCE_NOT_FOUND: i32 = -32002;
-
-/// One request with the ways back to its client.
-pub(crate) struct Job {
-    pub(crate) request: Request,
-    pub(crate) cancelled: Cancelled,
-    /// One progress notification's `progress`, `total` and `message`.
-    pub(crate) progress: ProgressSink,
-    pub(crate) reply: Answer,
-    /// Told when the request starts (it may wait for a slot before).
-    pub(crate) started: Box<dyn FnOnce(Started) + Send>,
-}
-
-/// A request that started: its slot, and the call's time limit with the result it ends with
-/// when the limit passes first.
-pub(crate) struct Started {
-    pub(crate) slot: Arc<Slot>,
-    pub(crate) limit: Option<Duration>,
-    pub(crate) on_timeout: Option<Box<dyn FnOnce() -> Value + Send>>,
-}
 
 /// An unfinished list waiting for its continuation: the way to the thread that holds it.
 struct Held {

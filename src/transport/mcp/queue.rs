@@ -14,8 +14,9 @@
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
 
-use super::exec::Job;
+use serde_json::{Map, Value};
 
 /// The most requests served at once, each on a thread of its own; more wait for a free one.
 pub const MAX_CALLS: usize = 16;
@@ -23,6 +24,61 @@ pub const MAX_CALLS: usize = 16;
 pub const MAX_WAITING: usize = 256;
 /// The most calls left running past their limit or cancel; past that, calls are refused.
 pub const MAX_STUCK: usize = 64;
+
+// A job and its parts are defined here, with what holds them, so that the executor depends
+// on the queue and the queue never on the executor.
+
+/// Whether the client cancelled the call (or the server is closing).
+pub(crate) type Cancelled = Arc<dyn Fn() -> bool + Send + Sync>;
+/// One progress notification's `progress`, `total` and `message`, to the client.
+pub(crate) type ProgressSink = Arc<dyn Fn(Value) + Send + Sync>;
+/// The answer to a job, back to the protocol thread.
+pub(crate) type Answer = Box<dyn FnOnce(Result<Value, Refused>) + Send>;
+
+/// What the protocol thread asks of the handler thread.
+pub(crate) enum Request {
+    Call {
+        tool: String,
+        arguments: Map<String, Value>,
+        continuation: Option<String>,
+        /// The caller's limit for this call (`_meta: {"pas-kit/timeout": SECONDS}`): `None` when
+        /// not given (the server's `--timeout`/`PAS_TIMEOUT` stands in), `Some(None)` for `0`.
+        timeout: Option<Option<Duration>>,
+        /// The caller's output bound (`_meta: {"pas-kit/maxOutputBytes": N}`), as given.
+        max_output: Option<Value>,
+    },
+    ReadResource {
+        uri: String,
+    },
+    ListResources {
+        cursor: Option<String>,
+    },
+}
+
+/// A request that the protocol answers with a JSON-RPC error rather than a result.
+pub(crate) struct Refused {
+    pub(crate) code: i32,
+    pub(crate) message: String,
+}
+
+/// One request with the ways back to its client.
+pub(crate) struct Job {
+    pub(crate) request: Request,
+    pub(crate) cancelled: Cancelled,
+    /// One progress notification's `progress`, `total` and `message`.
+    pub(crate) progress: ProgressSink,
+    pub(crate) reply: Answer,
+    /// Told when the request starts (it may wait for a slot before).
+    pub(crate) started: Box<dyn FnOnce(Started) + Send>,
+}
+
+/// A request that started: its slot, and the call's time limit with the result it ends with
+/// when the limit passes first.
+pub(crate) struct Started {
+    pub(crate) slot: Arc<Slot>,
+    pub(crate) limit: Option<Duration>,
+    pub(crate) on_timeout: Option<Box<dyn FnOnce() -> Value + Send>>,
+}
 
 /// What the executor does next.
 pub(crate) enum Next {
@@ -185,7 +241,6 @@ impl Slot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::transport::mcp::exec::Request;
 
     fn job() -> Job {
         Job {

@@ -21,8 +21,11 @@ use rmcp::{ErrorData, Peer, RoleServer, ServerHandler, ServiceExt};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use super::exec::{Executor, Job, Refused, Request, Started};
-use super::queue::{Full, MAX_CALLS, MAX_STUCK, MAX_WAITING, Queue};
+use super::ending::Ending;
+use super::exec::Executor;
+use super::queue::{
+    Full, Job, MAX_CALLS, MAX_STUCK, MAX_WAITING, Queue, Refused, Request, Started,
+};
 use crate::guards::redact::Redactor;
 use crate::run::app::App;
 
@@ -45,14 +48,6 @@ const CLOSING_GRACE: Duration = Duration::from_secs(2);
 /// How long a running call cancelled by its client may take to return before its slot goes to
 /// the next request (its thread is then left to end on its own; see [`super::queue`]).
 const CANCEL_GRACE: Duration = Duration::from_secs(1);
-
-/// How the session ends: the exit status (0 at the end of input, 128 + a signal's number), and
-/// the signal's wake-up for the transport.
-#[derive(Default)]
-pub(crate) struct Ending {
-    status: std::sync::atomic::AtomicI32,
-    pub(crate) signalled: tokio::sync::Notify,
-}
 
 /// Serves MCP on stdio until EOF (exit 0) or a signal (130, 143).
 pub(crate) fn serve(
@@ -108,12 +103,6 @@ pub(crate) fn serve(
     // Every call returned: the process ends once the protocol wrote their replies.
     let _ = protocol_ended.recv();
     ExitCode::from(u8::try_from(ending.status()).unwrap_or(1))
-}
-
-impl Ending {
-    fn status(&self) -> i32 {
-        self.status.load(Ordering::SeqCst)
-    }
 }
 
 fn run_protocol(

@@ -73,7 +73,7 @@ pub(crate) struct Wire<R> {
     /// Called when input ends (see the module docs).
     on_end: Arc<dyn Fn() + Send + Sync>,
     /// A signal (SIGTERM, SIGINT) ends input as its end does.
-    ending: Arc<super::server::Ending>,
+    ending: Arc<super::ending::Ending>,
     partial: Partial,
 }
 
@@ -84,7 +84,7 @@ impl<R> Wire<R> {
         mut writer: W,
         redactor: Redactor,
         on_end: Arc<dyn Fn() + Send + Sync>,
-        ending: Arc<super::server::Ending>,
+        ending: Arc<super::ending::Ending>,
     ) -> Self {
         let (outbox, mut lines) = tokio::sync::mpsc::unbounded_channel::<(
             Vec<u8>,
