@@ -358,8 +358,10 @@
 //! list returns [`Reply::page`] with a [`Page`].
 #![deny(missing_docs)]
 
+mod built;
 mod builtins;
 pub mod codes;
+mod derive;
 mod effect;
 pub(crate) mod end;
 mod error;
@@ -377,7 +379,6 @@ pub(crate) mod services;
 mod stable;
 pub(crate) mod stdio;
 pub mod time;
-pub mod tool;
 pub(crate) mod transport;
 mod warning;
 pub mod xdg;
@@ -394,6 +395,7 @@ pub use crate::stdio::stdout_capture;
 pub use crate::transport::mcp;
 
 pub use crate::builtins::features::FEATURE_NOT_BUILT;
+pub use crate::derive::{AgentTool, registry_of};
 pub use crate::guards::redact::REDACTED;
 pub use crate::handler::args::Args;
 pub use crate::handler::context::Context;
@@ -412,7 +414,6 @@ pub use effect::Change;
 pub use error::Error;
 pub use reply::{Page, Reply};
 pub use resources::{NoGlobals, ResourcePath, Resources};
-pub use tool::{AgentTool, registry_of};
 
 /// `#[derive(AgentTool)]`: see [`tool`] and the `pas-macros` crate for its `#[agent(...)]` keys.
 pub use pas_macros::AgentTool;
@@ -439,9 +440,51 @@ pub struct ReadmeOwnCli;
 #[doc = concat!("```\n", include_str!("../tests/readme/spec_first.rs"), "fn main() {}\n```")]
 pub struct ReadmeSpecFirst;
 
+// The derive's model at its public path: it lives in `src/derive/`, below every folder of the
+// call, and `run` is the call itself, so the two meet here, in the facade.
+pub mod tool {
+    //! Code-first tools: `#[derive(AgentTool)]` beside clap's derives.
+    //!
+    //! The derive (crate `pas-macros`) emits an [`AgentTool`] impl that returns what the author
+    //! wrote in `#[agent(...)]` and the JSON Schema of each field's type. [`registry_of`] pairs that
+    //! with clap's own `Command` (introspection, as clap_mangen reads it: subcommands become argv
+    //! paths, args become parameters) and builds the [`Registry`](pas_spec::Registry) every face is
+    //! made from. [`App::from_tool`](crate::run::app::App::from_tool) and [`run`] run it with one typed
+    //! handler.
+    //!
+    //! ```no_run
+    //! use clap::Parser;
+    //! use pas::{AgentTool, Context, Error, Reply};
+    //!
+    //! /// Greet someone.
+    //! #[derive(Parser, AgentTool)]
+    //! #[command(name = "greet", version = "1.0.0")]
+    //! #[agent(level = 2, command(name = "greet"))]
+    //! struct Cli {
+    //!     /// Who to greet.
+    //!     #[arg(long, default_value = "world")]
+    //!     name: String,
+    //! }
+    //!
+    //! fn greet(cli: Cli, _ctx: &Context) -> Result<Reply, Error> {
+    //!     Ok(Reply::object(&serde_json::json!({ "greeting": format!("hello {}", cli.name) })))
+    //! }
+    //!
+    //! fn main() -> std::process::ExitCode {
+    //!     pas::run::<Cli, _>(greet)
+    //! }
+    //! ```
+    //!
+    //! A derive-built binary prints its registry as a JSON spec with `--pas-spec`, which
+    //! `pas-gen check` accepts and reads back to the same registry.
+
+    pub use crate::derive::*;
+    pub use crate::run::from_tool::run;
+}
+
 /// What `#[derive(AgentTool)]` expands to refers to; not a stable API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::tool::const_check::declares;
-    pub use crate::tool::private::*;
+    pub use crate::derive::const_check::declares;
+    pub use crate::derive::private::*;
 }

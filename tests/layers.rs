@@ -29,7 +29,8 @@ const FLOORS: &[&str] = &[
     "warning",
     "effect",
     "stdio",
-    "tool",
+    "built",
+    "derive",
     // The registry's text faces, re-exported from pas-spec.
     "faces",
     // What argv, the environment and files say, as plain data.
@@ -506,16 +507,16 @@ fn workspace() -> (PathBuf, Vec<PathBuf>) {
 /// import not on it fails, and so does an entry that no longer holds.
 const NOT_YET_MOVED: &[&str] = &[
     "run/app.rs imports transport/mcp/mod.rs",
-    "tool/build.rs imports builtins/features.rs",
-    "tool/build.rs imports parse/argv.rs",
-    "tool.rs imports run/from_tool.rs",
 ];
 
 /// File circles the move has not broken yet, held the same way.
 const CIRCLES_NOT_YET_BROKEN: &[&str] = &[
-    "src: builtins/cleanup.rs <-> builtins/doc_commands.rs <-> builtins/validate_pas.rs <-> end/audit.rs <-> end/call_state.rs <-> end/signals.rs <-> end/third_party_stdout.rs <-> handler/context.rs <-> handler/progress.rs <-> render/batched.rs <-> render/drive.rs <-> render/output_id.rs <-> render/overflow.rs <-> resources/dispatch.rs <-> resources/mod.rs <-> resources/rm_guard.rs <-> run/app.rs <-> run/command_limits.rs <-> run/declared_lock.rs <-> run/from_tool.rs <-> run/jobs.rs <-> run/rooms.rs <-> run/scope_check.rs <-> run/stdin_body.rs <-> run/undeclared.rs <-> tool/build.rs <-> tool/params.rs <-> tool/probe.rs <-> tool.rs",
     "src: builtins/doctor.rs <-> builtins/mod.rs <-> builtins/versions.rs",
+    "src: derive/mod.rs <-> derive/probe.rs",
+    "src: end/audit.rs <-> end/call_state.rs",
     "src: parse/clap_augment.rs <-> parse/input_file.rs",
+    "src: render/batched.rs <-> render/drive.rs <-> render/overflow.rs",
+    "src: run/rooms.rs <-> run/stdin_body.rs",
     "src: services/children/kept_children.rs <-> services/jobs/run.rs",
 ];
 

@@ -11,14 +11,6 @@ use crate::error::Error;
 /// The constant of a built-in face the tool was built without (exit 1).
 pub use pas_spec::runtime_codes::FEATURE_NOT_BUILT;
 
-/// The optional faces this build of pas-kit has: what every face of the tool lists
-/// ([`pas_spec::Registry::built`]), so no face names a word that answers [`FEATURE_NOT_BUILT`].
-pub(crate) const BUILT: pas_spec::Features = pas_spec::Features {
-    mcp: cfg!(feature = "mcp"),
-    completions: cfg!(feature = "completions"),
-    man: cfg!(feature = "man"),
-    validate_pas: cfg!(feature = "validate-pas"),
-};
 
 /// `face` (as typed, e.g. `--validate-pas`) needs the cargo feature `feature` of pas-kit.
 #[cfg_attr(

@@ -13,13 +13,13 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, TryLockError};
 
 use pas_spec::Registry;
 
+use crate::derive::{PendingSchemas, SchemaFill};
 use crate::end::audit::Audit;
 use crate::end::signal_error::error_for;
 use crate::error::Error;
 use crate::guards::redact::Redactor;
 use crate::profile::Profile;
 use crate::stdio::streams::{Sinks, StderrSink, StdoutSink};
-use crate::tool::{PendingSchemas, SchemaFill};
 
 /// The error report of each signal, rendered by the profile before anything may block, with
 /// its exit status: what the signal handler writes (see `signals`), by signal number.

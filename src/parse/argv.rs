@@ -297,6 +297,26 @@ pub(crate) fn quote(value: &str) -> String {
     }
 }
 
+/// Whether a call may show a command's output or input schema, judged from argv before it is
+/// parsed: anything but a plain command call (the spec, validation, the catalog, the `docs`,
+/// `completions` and `man` built-ins, a resource tool's verbs). It errs on the side of yes: a
+/// value spelled like a built-in word only costs the schemas' making.
+pub(crate) fn call_may_show_schemas(registry: &pas_spec::Registry, pre: &Prescan) -> bool {
+    pre.print_spec
+        || pre.validate
+        // `--fields` is checked against the output schema (`crate::parse::fields`).
+        || pre.argv.iter().any(|word| word.as_encoded_bytes().starts_with(b"--fields"))
+        // `--output-id` and `--stable-output` read the output schema's `x-id`/`x-volatile`.
+        || pre.output_id
+        || pre.stable_output
+        || !registry.resources.is_empty()
+        || pre
+            .argv
+            .iter()
+            .skip(1)
+            .any(|word| word.to_str().is_some_and(pas_spec::surface::word_shows_schemas))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -55,7 +55,7 @@ pub struct App {
     resources: Option<Box<VerbHandler>>,
     /// Output and input schemas the registry was built without (a derive-built tool): made
     /// only for a call that may show them.
-    pub(crate) schemas: crate::tool::PendingSchemas,
+    pub(crate) schemas: crate::derive::PendingSchemas,
     /// robot: the probes and actions `capabilities` reports.
     robot_hooks: crate::builtins::robot::Hooks,
     /// The profiles beyond `pas` this binary carries (`crate::run::rooms`).
@@ -86,7 +86,7 @@ impl App {
     ) -> App {
         let paged = crate::parse::page_limit::apply(&mut registry);
         // The faces list only the optional built-ins this binary has (issue 29, item 3).
-        registry.built = crate::builtins::features::BUILT;
+        registry.built = crate::built::BUILT;
         let command = crate::parse::page_limit::apply_to_clap(command, &paged);
         let verbs: Vec<Arc<pas_spec::Command>> = pas_spec::verbs::verb_commands(&registry)
             .into_iter()
@@ -273,7 +273,7 @@ impl App {
         // context for the registry still gets them.
         let mut schemas = self.schemas.take();
         if let Some(fill) =
-            schemas.take_if(|_| crate::tool::call_may_show_schemas(&self.registry, &pre))
+            schemas.take_if(|_| crate::parse::argv::call_may_show_schemas(&self.registry, &pre))
         {
             fill.apply(Arc::make_mut(&mut self.registry));
         }

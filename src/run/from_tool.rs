@@ -6,13 +6,13 @@ use std::sync::Arc;
 
 use clap::Parser;
 
+use crate::derive::AgentTool;
+use crate::derive::build;
 use crate::error::Error;
 use crate::handler::args::Args;
 use crate::handler::context::Context;
 use crate::reply::Reply;
 use crate::run::app::App;
-use crate::tool::AgentTool;
-use crate::tool::build;
 
 impl App {
     /// A derive-built tool: the registry from [`registry_of::<T>()`](crate::registry_of), the parser

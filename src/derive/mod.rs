@@ -1,49 +1,18 @@
-//! Code-first tools: `#[derive(AgentTool)]` beside clap's derives.
-//!
-//! The derive (crate `pas-macros`) emits an [`AgentTool`] impl that returns what the author
-//! wrote in `#[agent(...)]` and the JSON Schema of each field's type. [`registry_of`] pairs that
-//! with clap's own `Command` (introspection, as clap_mangen reads it: subcommands become argv
-//! paths, args become parameters) and builds the [`Registry`](pas_spec::Registry) every face is
-//! made from. [`App::from_tool`](crate::run::app::App::from_tool) and [`run`] run it with one typed
-//! handler.
-//!
-//! ```no_run
-//! use clap::Parser;
-//! use pas::{AgentTool, Context, Error, Reply};
-//!
-//! /// Greet someone.
-//! #[derive(Parser, AgentTool)]
-//! #[command(name = "greet", version = "1.0.0")]
-//! #[agent(level = 2, command(name = "greet"))]
-//! struct Cli {
-//!     /// Who to greet.
-//!     #[arg(long, default_value = "world")]
-//!     name: String,
-//! }
-//!
-//! fn greet(cli: Cli, _ctx: &Context) -> Result<Reply, Error> {
-//!     Ok(Reply::object(&serde_json::json!({ "greeting": format!("hello {}", cli.name) })))
-//! }
-//!
-//! fn main() -> std::process::ExitCode {
-//!     pas::run::<Cli, _>(greet)
-//! }
-//! ```
-//!
-//! A derive-built binary prints its registry as a JSON spec with `--pas-spec`, which
-//! `pas-gen check` accepts and reads back to the same registry.
+//! The derive's model: what `#[derive(AgentTool)]` (crate `pas-macros`) emits, and the
+//! registry built from it with clap's own `Command`. Public as [`pas::tool`](crate::tool), the
+//! facade in `lib.rs`; it imports nothing of the runtime above the ground, so the call's
+//! folders can all read it.
 
 pub(crate) mod build;
 pub(crate) mod const_check;
-mod json_type;
-mod meta;
-mod params;
-mod probe;
-mod walk;
+pub(crate) mod json_type;
+pub(crate) mod meta;
+pub(crate) mod params;
+pub(crate) mod probe;
+pub(crate) mod walk;
 
-pub use crate::run::from_tool::run;
 pub use build::registry_of;
-pub(crate) use build::{PendingSchemas, SchemaFill, call_may_show_schemas};
+pub(crate) use build::{PendingSchemas, SchemaFill};
 pub use meta::{
     CommandMeta, FieldSchema, LazySchema, Node, Package, Role, StructNode, ToolMeta, VariantNode,
 };

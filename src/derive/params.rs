@@ -234,7 +234,7 @@ mod tests {
     use schemars::JsonSchema;
 
     use super::{element_type, known_parser_type};
-    use crate::tool::probe::schema_of;
+    use crate::derive::probe::schema_of;
 
     /// A field of type `Field` whose clap parser yields a std type (the derive's pairing: the
     /// field itself, or the `T` of its `Option`/`Vec`): the type read from the parser alone is

@@ -115,29 +115,6 @@ impl PendingSchemas {
     }
 }
 
-/// Whether a call may show a command's output or input schema, judged from argv before it is
-/// parsed: anything but a plain command call (the spec, validation, the catalog, the `docs`,
-/// `completions` and `man` built-ins, a resource tool's verbs). It errs on the side of yes: a
-/// value spelled like a built-in word only costs the schemas' making.
-pub(crate) fn call_may_show_schemas(
-    registry: &Registry,
-    pre: &crate::parse::argv::Prescan,
-) -> bool {
-    pre.print_spec
-        || pre.validate
-        // `--fields` is checked against the output schema (`crate::parse::fields`).
-        || pre.argv.iter().any(|word| word.as_encoded_bytes().starts_with(b"--fields"))
-        // `--output-id` and `--stable-output` read the output schema's `x-id`/`x-volatile`.
-        || pre.output_id
-        || pre.stable_output
-        || !registry.resources.is_empty()
-        || pre
-            .argv
-            .iter()
-            .skip(1)
-            .any(|word| word.to_str().is_some_and(pas_spec::surface::word_shows_schemas))
-}
-
 /// The registry from a clap command and derive metadata.
 ///
 /// The command is read as the derive built it, unbuilt: `clap::Command::build` would add clap's
@@ -206,7 +183,7 @@ pub(crate) fn registry(
         changelog: tool.changelog,
         mask_high_entropy: tool.mask_high_entropy,
         // What this binary is built with: the faces list only those built-ins.
-        built: crate::builtins::features::BUILT,
+        built: crate::built::BUILT,
     };
     if let (Some(declarations), Some(declared)) = (declarations, tool.declared.take())
         && let Err(problem) = (declarations.tool)(declared, &mut registry)
