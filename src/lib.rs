@@ -374,6 +374,7 @@ mod render;
 mod reply;
 pub mod resources;
 pub mod retry;
+pub(crate) mod route;
 pub(crate) mod run;
 pub(crate) mod services;
 mod stable;

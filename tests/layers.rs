@@ -506,7 +506,6 @@ fn workspace() -> (PathBuf, Vec<PathBuf>) {
 /// Imports against the layers that the move has not reached yet. The list only shrinks: an
 /// import not on it fails, and so does an entry that no longer holds.
 const NOT_YET_MOVED: &[&str] = &[
-    "run/app.rs imports transport/mcp/mod.rs",
 ];
 
 /// File circles the move has not broken yet, held the same way.
@@ -516,7 +515,6 @@ const CIRCLES_NOT_YET_BROKEN: &[&str] = &[
     "src: end/audit.rs <-> end/call_state.rs",
     "src: parse/clap_augment.rs <-> parse/input_file.rs",
     "src: render/batched.rs <-> render/drive.rs <-> render/overflow.rs",
-    "src: run/rooms.rs <-> run/stdin_body.rs",
     "src: services/children/kept_children.rs <-> services/jobs/run.rs",
 ];
 

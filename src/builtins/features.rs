@@ -11,7 +11,6 @@ use crate::error::Error;
 /// The constant of a built-in face the tool was built without (exit 1).
 pub use pas_spec::runtime_codes::FEATURE_NOT_BUILT;
 
-
 /// `face` (as typed, e.g. `--validate-pas`) needs the cargo feature `feature` of pas-kit.
 #[cfg_attr(
     all(feature = "validate-pas", feature = "completions", feature = "man"),

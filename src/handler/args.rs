@@ -94,3 +94,13 @@ fn id(name: &str) -> String {
 fn wrong_access(id: &str, err: MatchesError) -> Error {
     Error::internal(format!("the handler read argument {id} wrongly: {err}"))
 }
+
+/// The handler's arguments. A single-command tool's leaf is the root itself, whose one copy
+/// serves both (cloning clap's matches is a visible share of start-up).
+pub(crate) fn args_of(matches: &clap::ArgMatches, leaf: &clap::ArgMatches) -> Args {
+    if std::ptr::eq(matches, leaf) {
+        Args::new(leaf.clone())
+    } else {
+        Args::new(leaf.clone()).with_root(matches)
+    }
+}

@@ -317,6 +317,15 @@ pub(crate) fn call_may_show_schemas(registry: &pas_spec::Registry, pre: &Prescan
             .any(|word| word.to_str().is_some_and(pas_spec::surface::word_shows_schemas))
 }
 
+/// Whether the call's output is machine output: `--agent` (or `PAS_AGENT`), or a profile
+/// without a machine switch (compose, robot: machine output always).
+pub(crate) fn machine_mode(registry: &pas_spec::Registry, pre: &Prescan) -> bool {
+    pre.agent
+        || pas_spec::surface::of(registry.profile)
+            .machine_switch
+            .is_none()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

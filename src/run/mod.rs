@@ -9,6 +9,7 @@ pub(crate) mod declared;
 pub(crate) mod declared_lock;
 pub(crate) mod from_tool;
 pub(crate) mod guard;
+pub(crate) mod invoke;
 pub(crate) mod jobs;
 pub(crate) mod robot_prepare;
 pub(crate) mod rooms;

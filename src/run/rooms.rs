@@ -159,14 +159,7 @@ static DECLARED: DeclaredRoom = DeclaredRoom {
     separate_untrusted: crate::run::declared::separate_untrusted,
 };
 
-/// Checks a command's stdin (or `--input-file`) against its declared `inputSchema` (failure
-/// modes 46 and 67, `crate::run::stdin_body`): only a command that declares one reads it so.
-pub(crate) struct InputRoom {
-    /// Corrects and checks the bytes read (command name, schema, bytes).
-    pub(crate) check: crate::run::stdin_body::CheckBody,
-}
-
-static INPUT: InputRoom = InputRoom {
+static INPUT: crate::run::stdin_body::InputRoom = crate::run::stdin_body::InputRoom {
     check: crate::run::stdin_body::check,
 };
 
@@ -279,7 +272,7 @@ pub(crate) struct Rooms {
     pub(crate) jobs: Option<&'static JobsRoom>,
     pub(crate) keys: Option<&'static KeysRoom>,
     pub(crate) declared: Option<&'static DeclaredRoom>,
-    pub(crate) input: Option<&'static InputRoom>,
+    pub(crate) input: Option<&'static crate::run::stdin_body::InputRoom>,
     pub(crate) cleanup: Option<&'static CleanupRoom>,
     pub(crate) locks: Option<&'static LocksRoom>,
     pub(crate) guard: Option<&'static GuardRoom>,

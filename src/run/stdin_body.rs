@@ -61,7 +61,7 @@ impl Body {
     }
 }
 
-/// [`check`]'s signature: what `crate::run::rooms::InputRoom` holds.
+/// [`check`]'s signature: what [`InputRoom`] holds.
 pub(crate) type CheckBody = fn(&str, &Value, Vec<u8>) -> Result<Body, Error>;
 
 /// [`prepare`] for the command a call selected: its input schema is the full registry's (a
@@ -240,7 +240,7 @@ pub(crate) fn body_for_call(
     selected: &crate::handler::context::Selected,
     command: &Command,
     leaf: &clap::ArgMatches,
-    input: Option<&crate::run::rooms::InputRoom>,
+    input: Option<&InputRoom>,
 ) -> Result<Option<Body>, Error> {
     use pas_spec::faces::INPUT_FILE_FLAG;
     let check = input.map(|input| input.check);
@@ -272,6 +272,13 @@ pub(crate) fn body_for_call(
             corrections: Vec::new(),
         })),
     }
+}
+
+/// Checks a command's stdin (or `--input-file`) against its declared `inputSchema` (failure
+/// modes 46 and 67, `crate::run::stdin_body`): only a command that declares one reads it so.
+pub(crate) struct InputRoom {
+    /// Corrects and checks the bytes read (command name, schema, bytes).
+    pub(crate) check: CheckBody,
 }
 
 #[cfg(test)]
