@@ -505,8 +505,7 @@ fn workspace() -> (PathBuf, Vec<PathBuf>) {
 
 /// Imports against the layers that the move has not reached yet. The list only shrinks: an
 /// import not on it fails, and so does an entry that no longer holds.
-const NOT_YET_MOVED: &[&str] = &[
-];
+const NOT_YET_MOVED: &[&str] = &[];
 
 /// File circles the move has not broken yet, held the same way.
 const CIRCLES_NOT_YET_BROKEN: &[&str] = &[

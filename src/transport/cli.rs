@@ -8,11 +8,12 @@ use std::sync::Arc;
 
 use pas_spec::Registry;
 
+use crate::derive::SchemaFill;
 use crate::end::audit::Audit;
 use crate::end::call_state::{Outcome, Output, Shared};
 use crate::error::Error;
 use crate::guards::redact::Redactor;
-use crate::parse::argv::{self};
+use crate::parse::argv::{self, Prescan};
 use crate::parse::config_file::{self, ConfigFile};
 use crate::{
     codes,
@@ -66,17 +67,71 @@ impl App {
         I: IntoIterator<Item = T>,
         T: Into<OsString>,
     {
-        let env_agent = argv::env_enables(std::env::var_os(argv::AGENT_ENV).as_deref());
         let raw: Vec<OsString> = args.into_iter().map(Into::into).collect();
+        // argv read once: every later question is asked of the prescan.
+        let (mut pre, call_error) = self.prescan(&raw);
+        // The process-wide settings the call asks for, `--cwd` first.
+        let (entered, schemas) = self.enter(&raw, &mut pre);
+        let mut early: Option<Error> = entered.or(call_error);
+        // The call's secrets, audit log and configuration file; each may stop it early.
+        let (redactor, audit, config) = self.setup(&raw, &pre, &mut early);
+        // `TOOL mcp`: the same registry and handlers served over MCP on stdio.
+        if early.is_none()
+            && pre.builtin_words
+            && crate::transport::mcp::wants(&self.registry, &pre.argv)
+        {
+            #[cfg(feature = "mcp")]
+            return self.serve_mcp(config.as_ref(), redactor, &pre.argv);
+            #[cfg(not(feature = "mcp"))]
+            {
+                early = Some(crate::transport::mcp::not_built(&self.registry));
+            }
+        }
+        let shared = self.call_state(&pre, redactor, audit, schemas);
+        let mut watch = signals::install(shared.clone());
+        // Help and the spec never block, so they skip `start` (rendering the signal reports
+        // ahead of time, or the watcher thread of compose and audited calls). A call that may
+        // reach a handler starts it at once, so that a signal ends it promptly.
+        if !(pre.help || pre.print_spec) {
+            watch.start();
+        }
+        let outcome = match early {
+            Some(error) => Outcome::Failed(error),
+            None => self.dispatch(&shared, &pre, config.as_ref(), &mut watch),
+        };
+        // A signal that landed before `start` (or did not end the call yet) still ends it.
+        let outcome = match watch.pending() {
+            Some(error) => Outcome::Failed(error),
+            None => outcome,
+        };
+        ExitCode::from(shared.lock().finish(outcome))
+    }
+
+    /// argv read once, and the values the runtime takes from it before anything else: the
+    /// caller's `--timeout` (when the flag is the runtime's), `--builtin WORD`, and every
+    /// `PAS_*` value (an unusable one fails the call before anything acts on it).
+    fn prescan(&mut self, raw: &[OsString]) -> (Prescan, Option<Error>) {
+        let env_agent = argv::env_enables(std::env::var_os(argv::AGENT_ENV).as_deref());
         let mut pre = argv::prescan(raw.iter().cloned(), env_agent);
         // The caller's `--timeout` (when the flag is the runtime's), then every `PAS_*` value:
         // an unusable one fails the call before anything acts on it.
         let call_error = crate::guards::deadline::take_flag(&self.registry, &mut pre.argv)
             .or_else(|| crate::parse::builtin_flag::apply(&self.registry, &mut pre))
             .or_else(|| crate::parse::env_values::check(&self.registry.name));
+        (pre, call_error)
+    }
+
+    /// The process-wide settings the prescan asks for (`--cwd` first, before anything reads a
+    /// relative path), the bare call's answer, and the schemas a call may show. Returns the
+    /// `--cwd` error, if any, and the schemas still to make.
+    fn enter(
+        &mut self,
+        raw: &[OsString],
+        pre: &mut Prescan,
+    ) -> (Option<Error>, Option<SchemaFill>) {
         self.validate_only = pre.validate_only;
         // `--cwd` first, before anything reads a relative path (failure mode 29).
-        let entered = crate::parse::cwd::enter(&pre);
+        let entered = crate::parse::cwd::enter(pre);
         crate::render::output_id::set(pre.output_id);
         crate::stable::set(pre.stable_output);
         crate::guards::entropy::set_unmask(pre.unmask);
@@ -86,10 +141,10 @@ impl App {
         // 5.8). A person's bare call is the tool's own (clap's: a usage error when a command
         // or argument is required), as it was before the tool adopted pas.
         if raw.len() == 1
-            && crate::parse::argv::machine_mode(&self.registry, &pre)
+            && crate::parse::argv::machine_mode(&self.registry, pre)
             && !root_runs_bare(&self.registry)
         {
-            crate::parse::bare_call::answer(&self.registry, &mut pre);
+            crate::parse::bare_call::answer(&self.registry, pre);
         }
         pre.locate_command(&self.registry);
         // A derive-built tool's output and input schemas (schemars: a visible share of
@@ -97,7 +152,7 @@ impl App {
         // context for the registry still gets them.
         let mut schemas = self.schemas.take();
         if let Some(fill) =
-            schemas.take_if(|_| crate::parse::argv::call_may_show_schemas(&self.registry, &pre))
+            schemas.take_if(|_| crate::parse::argv::call_may_show_schemas(&self.registry, pre))
         {
             fill.apply(Arc::make_mut(&mut self.registry));
         }
@@ -107,26 +162,36 @@ impl App {
         }
         panics::install(pre.agent);
 
+        (entered, schemas)
+    }
+
+    /// The call's redactor (argv's secrets, and the configuration file's), its audit log and
+    /// its configuration file; an error of any of them goes to `early`.
+    fn setup(
+        &self,
+        raw: &[OsString],
+        pre: &Prescan,
+        early: &mut Option<Error>,
+    ) -> (Redactor, Option<Audit>, Option<ConfigFile>) {
         let mut redactor = Redactor::new(&self.registry);
         // High-entropy tokens are masked where the tool declares it (59), in every mode: the
         // same call means the same data for a person and an agent.
         redactor.set_masking(self.registry.mask_high_entropy);
         // argv as given: a runtime flag may have taken a secret flag for its value
         // (`--config --token X`), and X must still be known as a secret.
-        redactor.scan_argv(&raw);
-        let mut early: Option<Error> = entered.or(call_error);
+        redactor.scan_argv(raw);
         // The caller's output bound (failure mode 43, asked for).
         if let Some(value) = &pre.max_output
             && let Err(error) = crate::guards::output_limit::set_flag(value)
         {
-            early = Some(error);
+            *early = Some(error);
         }
         let audit = match &pre.audit_log {
             Some(path) => {
                 match Audit::open(path, &self.registry.name, pre.argv.clone(), pre.agent) {
                     Ok(audit) => Some(audit),
                     Err(err) => {
-                        early = Some(
+                        *early = Some(
                             Error::general(format!(
                                 "cannot open the audit log {}: {err}",
                                 path.display()
@@ -143,7 +208,7 @@ impl App {
         // `--agent` as the no-op its faces document (compose), or refuses it when they do not.
         let surface = pas_spec::surface::of(self.registry.profile);
         if surface.machine_switch.is_none() && !surface.has_flag("agent") && pre.agent_flag {
-            early = Some(
+            *early = Some(
                 Error::new(
                     codes::UNKNOWN_ARGUMENT,
                     format!(
@@ -158,13 +223,13 @@ impl App {
             );
         }
         if pre.audit_log_missing {
-            early = Some(
+            *early = Some(
                 Error::new(codes::MISSING_ARGUMENT, "--audit-log needs a file")
                     .with_suggestion("--audit-log FILE"),
             );
         }
         // `--schema-version` (failure mode 22): an incompatible output fails before any handler.
-        if let Some(error) = crate::builtins::versions::refusal(&self.registry, &pre) {
+        if let Some(error) = crate::builtins::versions::refusal(&self.registry, pre) {
             early.get_or_insert(error);
         }
         // Read before the profile owns the redactor, which must know the file's secrets.
@@ -210,20 +275,18 @@ impl App {
             early.get_or_insert(error);
         }
 
-        // `TOOL mcp`: the same registry and handlers served over MCP on stdio.
-        if early.is_none()
-            && (pre.builtin_words && crate::transport::mcp::wants(&self.registry, &pre.argv))
-        {
-            #[cfg(feature = "mcp")]
-            {
-                return self.serve_mcp(config.as_ref(), redactor, &pre.argv);
-            }
-            #[cfg(not(feature = "mcp"))]
-            {
-                early = Some(crate::transport::mcp::not_built(&self.registry));
-            }
-        }
-        let profile = crate::run::rooms::profile_for_call(&self.rooms, self.registry.clone(), &pre);
+        (redactor, audit, config)
+    }
+
+    /// The call's state: its profile (with the robot state), output and machine mode.
+    fn call_state(
+        &self,
+        pre: &Prescan,
+        redactor: Redactor,
+        audit: Option<Audit>,
+        schemas: Option<SchemaFill>,
+    ) -> Arc<Shared> {
+        let profile = crate::run::rooms::profile_for_call(&self.rooms, self.registry.clone(), pre);
         let robot = profile.robot_state();
         let output = Output::new(profile, redactor, audit);
         // compose and robot are machine output always: handlers see agent mode without `--agent`.
@@ -232,30 +295,12 @@ impl App {
                 self.registry.profile,
                 pas_spec::Profile::Compose | pas_spec::Profile::Robot
             );
-        let shared = Arc::new(
+
+        Arc::new(
             Shared::new(self.registry.clone(), machine, output)
                 .with_schemas(schemas)
                 .with_robot(robot),
-        );
-        let mut watch = signals::install(shared.clone());
-        // Help and the spec never block, so they skip `start` (rendering the signal reports
-        // ahead of time, or the watcher thread of compose and audited calls). A call that may
-        // reach a handler starts it at once, so that a signal ends it promptly.
-        if !(pre.help || pre.print_spec) {
-            watch.start();
-        }
-
-        let outcome = match early {
-            Some(error) => Outcome::Failed(error),
-            None => self.dispatch(&shared, &pre, config.as_ref(), &mut watch),
-        };
-        // A signal that landed before `start` (or did not end the call yet) still ends it.
-        let outcome = match watch.pending() {
-            Some(error) => Outcome::Failed(error),
-            None => outcome,
-        };
-        let code = shared.lock().finish(outcome);
-        ExitCode::from(code)
+        )
     }
 }
 
