@@ -85,6 +85,12 @@ pub(crate) struct Prescan {
     /// has no root positional that could take it, or the caller wrote `--builtin WORD`
     /// (`crate::parse::builtin_flag`).
     pub builtin_words: bool,
+    /// argv holds a bare `-` before `--`: an id may come from stdin
+    /// (`crate::parse::stdin_ids`), once the registry is known.
+    pub dash: bool,
+    /// argv asks for the MCP server (`TOOL mcp`, see [`wants_mcp`]), once the registry is
+    /// known; only where the word may be a built-in.
+    pub mcp: bool,
 }
 
 impl Prescan {
@@ -102,6 +108,8 @@ impl Prescan {
     /// built-in words, the schemas a call may show).
     pub(crate) fn locate_command(&mut self, registry: &pas_spec::Registry) {
         self.command_word = command_word(registry, &self.argv);
+        self.dash = crate::parse::stdin_ids::has_dash(&self.argv);
+        self.mcp = self.builtin_words && wants_mcp(registry, &self.argv);
     }
 }
 
@@ -324,6 +332,30 @@ pub(crate) fn machine_mode(registry: &pas_spec::Registry, pre: &Prescan) -> bool
         || pas_spec::surface::of(registry.profile)
             .machine_switch
             .is_none()
+}
+
+/// Whether argv asks for the MCP server: exactly `TOOL mcp` (runtime flags such as `--agent`
+/// and `--config` aside), or `TOOL mcp --call-timeout SECONDS`, in a tool with no command of
+/// its own at that word. Like `docs`, the word wins over a one-command tool's positional: a
+/// file named so is written `./mcp`.
+pub(crate) fn wants_mcp(registry: &pas_spec::Registry, argv: &[OsString]) -> bool {
+    use crate::parse::names::{CALL_TIMEOUT_FLAG, MCP_WORD as WORD};
+    let flagged = |word: &OsString| {
+        word.to_str()
+            .is_some_and(|w| w == CALL_TIMEOUT_FLAG || w.starts_with("--call-timeout="))
+    };
+    let shape = match argv.len() {
+        2 => true,
+        3 => flagged(&argv[2]),
+        4 => argv[2] == CALL_TIMEOUT_FLAG,
+        _ => false,
+    };
+    shape
+        && argv[1] == WORD
+        && registry
+            .commands
+            .iter()
+            .all(|c| c.argv_path().first().is_none_or(|word| word != WORD))
 }
 
 #[cfg(test)]

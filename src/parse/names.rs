@@ -44,3 +44,9 @@ pub const META_ENV: &str = "PAS_META";
 
 /// The environment variable that marks the detached run of a job, naming its id.
 pub(crate) const JOB_RUN_ENV: &str = "PAS_JOB_RUN";
+
+/// The server's own flag: the time limit of a call whose command declares none.
+pub const CALL_TIMEOUT_FLAG: &str = "--call-timeout";
+
+/// The built-in word, as typed.
+pub const MCP_WORD: &str = "mcp";

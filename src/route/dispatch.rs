@@ -59,9 +59,7 @@ impl App {
         // The call parses once, so it takes the command rather than cloning it (a deep copy of
         // every arg: a measurable share of start-up). It parses with the parsing command unless
         // what it does shows the documented one (`crate::parse::clap_augment`).
-        let documented = pre.show_config
-            || crate::parse::stdin_ids::has_dash(&pre.argv)
-            || clap_augment::names_runtime_flag(&pre.argv);
+        let documented = pre.show_config || pre.dash || clap_augment::names_runtime_flag(&pre.argv);
         let command = match documented {
             true => self.take_command(),
             false => std::mem::take(&mut self.parser),
@@ -97,7 +95,7 @@ impl App {
             );
         }
         // `-` for an id reads it from stdin (failure mode 6): argv with the ids in its place.
-        let piped = match crate::parse::stdin_ids::has_dash(&pre.argv) {
+        let piped = match pre.dash {
             true => match crate::parse::stdin_ids::substitute(
                 &self.registry,
                 &cmd,

@@ -53,7 +53,7 @@ impl App {
         if let Some(cleanup) = self.rooms.cleanup {
             (cleanup.keep_record)(&self.registry.name);
         }
-        let ran = self.invoke(shared, matches, argv, |reply| {
+        let ran = self.invoke_matched(shared, matches, (&path, leaf), argv, |reply| {
             crate::end::third_party_stdout::drain(shared);
             // `--output-id`: the ids alone, one per line, in every profile (failure mode 6).
             if crate::render::output_id::on() && !self.validate_only {

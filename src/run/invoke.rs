@@ -27,6 +27,7 @@ impl App {
     /// Runs the command argv matched: selects it, applies the guards, calls its handler and
     /// hands the reply to `finish` (the CLI renders it; the MCP server collects it), both
     /// under the panic catcher. What the two transports share.
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
     pub(crate) fn invoke<T>(
         &self,
         shared: &Arc<Shared>,
@@ -35,6 +36,19 @@ impl App {
         finish: impl FnOnce(Reply) -> Result<T, Stop>,
     ) -> Result<T, Stop> {
         let (path, leaf) = command_path::matched(matches);
+        self.invoke_matched(shared, matches, (&path, leaf), argv, finish)
+    }
+
+    /// [`App::invoke`] with the command path and leaf matches routing already found (argv is
+    /// matched once per call).
+    pub(crate) fn invoke_matched<T>(
+        &self,
+        shared: &Arc<Shared>,
+        matches: &clap::ArgMatches,
+        (path, leaf): (&[String], &clap::ArgMatches),
+        argv: &[OsString],
+        finish: impl FnOnce(Reply) -> Result<T, Stop>,
+    ) -> Result<T, Stop> {
         let registry = &self.registry;
         let selected = match registry.commands.iter().position(|c| c.argv_path() == path) {
             Some(index) => Selected::Declared(index),

@@ -76,10 +76,7 @@ impl App {
         // The call's secrets, audit log and configuration file; each may stop it early.
         let (redactor, audit, config) = self.setup(&raw, &pre, &mut early);
         // `TOOL mcp`: the same registry and handlers served over MCP on stdio.
-        if early.is_none()
-            && pre.builtin_words
-            && crate::transport::mcp::wants(&self.registry, &pre.argv)
-        {
+        if early.is_none() && pre.mcp {
             #[cfg(feature = "mcp")]
             return self.serve_mcp(config.as_ref(), redactor, &pre.argv);
             #[cfg(not(feature = "mcp"))]

@@ -77,39 +77,12 @@ pub use wire::MAX_MESSAGE_BYTES;
 
 use std::ffi::OsString;
 
+pub use crate::parse::names::CALL_TIMEOUT_FLAG;
+pub use crate::parse::names::MCP_WORD as WORD;
 use pas_spec::Registry;
-
-/// The built-in word, as typed.
-pub const WORD: &str = "mcp";
 
 /// The constant of `TOOL mcp` in a tool built without the `mcp` feature.
 pub use pas_spec::runtime_codes::MCP_NOT_BUILT;
-
-/// The server's own flag: the time limit of a call whose command declares none.
-pub const CALL_TIMEOUT_FLAG: &str = "--call-timeout";
-
-/// Whether argv asks for the MCP server: exactly `TOOL mcp` (runtime flags such as `--agent`
-/// and `--config` aside), or `TOOL mcp --call-timeout SECONDS`, in a tool with no command of
-/// its own at that word. Like `docs`, the word wins over a one-command tool's positional: a
-/// file named so is written `./mcp`.
-pub(crate) fn wants(registry: &Registry, argv: &[OsString]) -> bool {
-    let flagged = |word: &OsString| {
-        word.to_str()
-            .is_some_and(|w| w == CALL_TIMEOUT_FLAG || w.starts_with("--call-timeout="))
-    };
-    let shape = match argv.len() {
-        2 => true,
-        3 => flagged(&argv[2]),
-        4 => argv[2] == CALL_TIMEOUT_FLAG,
-        _ => false,
-    };
-    shape
-        && argv[1] == WORD
-        && registry
-            .commands
-            .iter()
-            .all(|c| c.argv_path().first().is_none_or(|word| word != WORD))
-}
 
 /// The call time limit argv gives the server (`--call-timeout SECONDS`, a positive number):
 /// `None` without the flag; a value that is not a positive number of seconds is an
@@ -171,15 +144,30 @@ mod tests {
     fn the_word_alone_asks_for_the_server() {
         let registry = registry(GET);
         let argv = |words: &[&str]| words.iter().map(OsString::from).collect::<Vec<_>>();
-        assert!(wants(&registry, &argv(&["t", "mcp"])));
-        assert!(!wants(&registry, &argv(&["t", "mcp", "x"])));
-        assert!(!wants(&registry, &argv(&["t", "get"])));
+        assert!(crate::parse::argv::wants_mcp(
+            &registry,
+            &argv(&["t", "mcp"])
+        ));
+        assert!(!crate::parse::argv::wants_mcp(
+            &registry,
+            &argv(&["t", "mcp", "x"])
+        ));
+        assert!(!crate::parse::argv::wants_mcp(
+            &registry,
+            &argv(&["t", "get"])
+        ));
         assert!(wants(
             &registry,
             &argv(&["t", "mcp", "--call-timeout", "5"])
         ));
-        assert!(wants(&registry, &argv(&["t", "mcp", "--call-timeout=0.5"])));
-        assert!(!wants(&registry, &argv(&["t", "mcp", "--other", "5"])));
+        assert!(crate::parse::argv::wants_mcp(
+            &registry,
+            &argv(&["t", "mcp", "--call-timeout=0.5"])
+        ));
+        assert!(!crate::parse::argv::wants_mcp(
+            &registry,
+            &argv(&["t", "mcp", "--other", "5"])
+        ));
     }
 
     #[test]
