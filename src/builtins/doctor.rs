@@ -28,7 +28,7 @@ pub(crate) const WORD: &str = pas_spec::surface::DOCTOR_WORD;
 
 /// Whether argv asks for `doctor` (see `crate::builtins::word_asked`).
 pub(crate) fn wanted(registry: &Registry, pre: &crate::parse::argv::Prescan) -> bool {
-    crate::builtins::word_asked(registry, pre, WORD)
+    crate::builtins::word_asked::word_asked(registry, pre, WORD)
 }
 
 // The report is typed (not `json!`): each `json!` object is built key by key at run time, which

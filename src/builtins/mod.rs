@@ -19,6 +19,7 @@ pub(crate) mod robot;
 pub(crate) mod tools;
 pub(crate) mod validate_pas;
 pub(crate) mod versions;
+pub(crate) mod word_asked;
 
 use clap::{Arg, ArgAction};
 use pas_spec::{Effect, Profile, Registry};
@@ -183,8 +184,8 @@ pub(crate) fn run(
 ) -> Result<Reply, Error> {
     match builtin {
         Builtin::ConfigShow => Ok(config::run(registry, args, file)),
-        Builtin::Doctor => Ok(crate::builtins::doctor::run(registry, file, health)),
-        Builtin::Changelog => Ok(crate::builtins::versions::changelog(registry)),
+        Builtin::Doctor => Ok(doctor::run(registry, file, health)),
+        Builtin::Changelog => Ok(versions::changelog(registry)),
         Builtin::Tools | Builtin::Health => Err(Error::internal(format!(
             "the built-in `{}` is the compose profile's, which this binary does not carry",
             builtin.name()
@@ -207,23 +208,4 @@ pub(crate) fn run_compose(
         Builtin::Health => Ok(health::run(registry, checks, args, declared)),
         _ => run(builtin, registry, args, file, declared),
     }
-}
-
-/// Whether argv asks for the built-in `word` that the runtime answers before clap parses
-/// (`doctor`, `changelog`): it is the first command word, no `--help` follows, and the tool
-/// reaches the word (no command of its own takes it).
-pub(crate) fn word_asked(
-    registry: &Registry,
-    pre: &crate::parse::argv::Prescan,
-    word: &str,
-) -> bool {
-    let Some(at) = pre.command_word.filter(|_| pre.builtin_words) else {
-        return false;
-    };
-    let mut words = pre.argv.iter().skip(at);
-    words.next().is_some_and(|w| w == word)
-        && !words.any(|w| w == "--help" || w == "-h")
-        && pas_spec::surface::of(registry.profile)
-            .reachable_words(registry)
-            .any(|b| b.word == word)
 }

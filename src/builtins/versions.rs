@@ -43,7 +43,7 @@ pub(crate) fn refusal(registry: &Registry, pre: &crate::parse::argv::Prescan) ->
 
 /// Whether argv asks for `changelog` (see `crate::builtins::word_asked`).
 pub(crate) fn wanted(registry: &Registry, pre: &crate::parse::argv::Prescan) -> bool {
-    crate::builtins::word_asked(registry, pre, WORD)
+    crate::builtins::word_asked::word_asked(registry, pre, WORD)
 }
 
 /// The declared changelog, with the version and output schema version of this binary.
