@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::Value;
 
-use super::AgentTool;
+use super::agent_tool::AgentTool;
 use super::meta::{FieldSchema, LazySchema};
 
 /// A zero-sized stand-in for the type `T`.
