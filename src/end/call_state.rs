@@ -1,5 +1,7 @@
 //! The ending of a call: the output behind one lock (the contract profile and the two streams
-//! of [`crate::stdio::streams`] it writes to), and the one place a call ends (`finish`).
+//! of [`crate::stdio::streams`] it writes to), and the one place a call ends (`finish`). The
+//! audit record is written from here too, since the output holds the log: at `finish`, or for
+//! a success before its result is written (`before_output`).
 //!
 //! Everything that writes goes through one mutex: the main thread takes it for one whole line at
 //! a time, and whatever ends the call on a signal (the signal handler itself, the writer that
@@ -19,6 +21,7 @@ use crate::end::signal_error::error_for;
 use crate::error::Error;
 use crate::guards::redact::Redactor;
 use crate::profile::Profile;
+use crate::reply::{Body, Encoding, Reply};
 use crate::stdio::streams::{Sinks, StderrSink, StdoutSink};
 
 /// The error report of each signal, rendered by the profile before anything may block, with
@@ -492,6 +495,69 @@ pub(crate) fn end(shared: &Shared) {
     let code = output.finish(Outcome::Failed(shared.signal_error(shared.signal())));
     // Exits while holding the lock, so no other thread can start another line.
     std::process::exit(i32::from(code));
+}
+
+/// Before a successful reply is written: records the success (when the call is audited). A
+/// record that cannot be written ends the call with that error instead, its `details.result`
+/// the reply the handler returned (read whole here: nothing of it was written), and not
+/// retryable (the handler ran: running it again would repeat what it did).
+pub(crate) fn before_output(shared: &Shared, reply: Reply) -> Result<Reply, Stop> {
+    let recorded = {
+        let mut output = shared.lock();
+        let Some(audit) = output.audit.take() else {
+            return Ok(reply);
+        };
+        let code = output.profile.success_exit();
+        let command = output.command.clone();
+        audit.record(&output.redactor, command.as_deref(), "success", None, code)
+    };
+    let Err(error) = recorded else {
+        return Ok(reply);
+    };
+    let mut details = error.details().cloned().unwrap_or_default();
+    details["result"] = result_of(reply);
+    let message = format!(
+        "the command ran and succeeded (its result is in details.result), but {}",
+        error.message()
+    );
+    let late = Error::new(error.code().to_owned(), message)
+        .with_suggestion(
+            "the command already ran (details.result): do not run it again; give later calls an --audit-log file on a writable disk with free space",
+        )
+        .with_details(details)
+        .with_retryable(false);
+    Err(Stop::Failed(late))
+}
+
+/// A reply as one JSON value: an object as is, a stream as the array of its items (an item
+/// that failed as its error), a document as its text, nothing as null.
+fn result_of(reply: Reply) -> serde_json::Value {
+    use serde_json::Value;
+    match reply.body {
+        Body::Object(object) => object
+            .json
+            .ok()
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+            .unwrap_or(Value::Null),
+        Body::Stream(mut stream) => {
+            let mut items = Vec::new();
+            let mut buffer = Vec::new();
+            while let Some(next) =
+                (stream.next)(Encoding::Json, &mut crate::reply::ItemOut::new(&mut buffer))
+            {
+                items.push(match next {
+                    Ok(()) => serde_json::from_slice(&buffer).unwrap_or(Value::Null),
+                    Err(error) => {
+                        serde_json::json!({ "error": error.code(), "message": error.message() })
+                    }
+                });
+                buffer.clear();
+            }
+            Value::Array(items)
+        }
+        Body::Document(text) => Value::String(text),
+        Body::Nothing => Value::Null,
+    }
 }
 
 #[cfg(all(test, unix))]

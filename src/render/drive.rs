@@ -23,7 +23,7 @@ pub(crate) fn reply(shared: &Arc<Shared>, reply: Reply) -> Result<(), Stop> {
         return Err(Stop::Failed(error));
     }
     // The audit record before any of the result: one outcome per call.
-    let reply = crate::end::audit::before_output(shared, reply)?;
+    let reply = crate::end::call_state::before_output(shared, reply)?;
     match reply.body {
         Body::Object(mut object) => {
             if let Err(error) = &object.json {
