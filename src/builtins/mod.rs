@@ -26,7 +26,7 @@ use pas_spec::{Effect, Profile, Registry};
 
 use crate::error::Error;
 use crate::handler::args::Args;
-use crate::parse::clap_augment::at_path;
+use crate::parse::clap_face::at_path;
 use crate::parse::config_file::ConfigFile;
 use crate::reply::Reply;
 

@@ -13,6 +13,9 @@
 use clap::{Arg, ArgAction};
 use pas_spec::{Example, OutputKind, ParamKind, ParamType, Parameter, Registry};
 
+// Still named here by the files that add a flag at a command's path; it lives in `clap_face`
+// so that `input_file`, which `augment` calls, can use it without naming this file back.
+pub(crate) use crate::parse::clap_face::at_path;
 use crate::parse::level;
 
 /// The id of the runtime's `--format` arg.
@@ -230,23 +233,6 @@ fn negative_numbers(mut cmd: clap::Command, params: &[Parameter]) -> clap::Comma
 
 fn has_long(cmd: &clap::Command, long: &str) -> bool {
     cmd.get_arguments().any(|a| a.get_long() == Some(long))
-}
-
-/// Applies `f` to the subcommand at `path`, keeping the subcommands' order (clap's
-/// `mut_subcommand` moves the changed one last). A path clap does not have is left alone.
-pub(crate) fn at_path(
-    mut cmd: clap::Command,
-    path: &[String],
-    f: &mut dyn FnMut(clap::Command) -> clap::Command,
-) -> clap::Command {
-    let Some((word, rest)) = path.split_first() else {
-        return f(cmd);
-    };
-    if let Some(sub) = cmd.get_subcommands_mut().find(|s| s.get_name() == word) {
-        let taken = std::mem::take(sub);
-        *sub = at_path(taken, rest, f);
-    }
-    cmd
 }
 
 /// Examples after clap's help, aligned like agent help's COMMON PATTERNS.

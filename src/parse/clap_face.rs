@@ -165,3 +165,21 @@ fn scalar_text(value: &Value) -> String {
         other => other.to_string(),
     }
 }
+
+/// Applies `f` to the subcommand at `path`, keeping the subcommands' order (clap's
+/// `mut_subcommand` moves the changed one last). A path clap does not have is left alone.
+/// Here, below every file that adds the runtime's flags at a command's path.
+pub(crate) fn at_path(
+    mut cmd: clap::Command,
+    path: &[String],
+    f: &mut dyn FnMut(clap::Command) -> clap::Command,
+) -> clap::Command {
+    let Some((word, rest)) = path.split_first() else {
+        return f(cmd);
+    };
+    if let Some(sub) = cmd.get_subcommands_mut().find(|s| s.get_name() == word) {
+        let taken = std::mem::take(sub);
+        *sub = at_path(taken, rest, f);
+    }
+    cmd
+}

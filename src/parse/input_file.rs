@@ -27,7 +27,7 @@ pub(crate) fn augment(
         if !has_input_file(command) {
             continue;
         }
-        cmd = crate::parse::clap_augment::at_path(cmd, &command.argv_path(), &mut |sub| {
+        cmd = crate::parse::clap_face::at_path(cmd, &command.argv_path(), &mut |sub| {
             if sub
                 .get_arguments()
                 .any(|a| a.get_long() == Some(INPUT_FILE_FLAG))
