@@ -23,11 +23,16 @@
 use std::sync::Arc;
 
 use super::cap::Cap;
-use super::drive::{BATCH, SPARE, hand_over};
 use crate::end::call_state::{Shared, Stop};
 use crate::end::panics;
 use crate::end::pending::PendingLines;
 use crate::reply::{Encoding, ItemOut, Stream, StreamKind};
+
+/// Lines a batched stream joins before it hands them over together (under the lock).
+/// The sink's buffer size: a full batch goes to stdout as it is, not copied into the buffer.
+pub(super) const BATCH: usize = 64 * 1024;
+/// The placeholder of the spare first byte of a buffer handed to `stream_lines`.
+pub(super) const SPARE: u8 = b'\n';
 
 /// An item this long or longer is taken exactly, on its own (`Lines::push_exact`), where a
 /// stream with guards is concerned.
@@ -72,6 +77,52 @@ pub(super) fn batched(
     }
     // The stream's own failure is the one to report; else a failed write.
     result.and(handed)
+}
+
+/// Makes the stream's next item in `line`, after the spare byte: `false` at the stream's end; a
+/// stop asked for (a signal, a limit) or the handler's error ends the stream.
+pub(super) fn next_line(
+    shared: &Shared,
+    stream: &mut Stream,
+    encoding: Encoding,
+    line: &mut Vec<u8>,
+) -> Result<bool, Stop> {
+    if let Some(error) = shared.stop_requested() {
+        return Err(Stop::Failed(error));
+    }
+    line.clear();
+    line.push(SPARE);
+    match (stream.next)(encoding, &mut crate::reply::ItemOut::new(line)) {
+        None => Ok(false),
+        Some(Err(error)) => Err(Stop::Failed(error)),
+        Some(Ok(())) => Ok(true),
+    }
+}
+
+/// Hands the whole lines of `lines` (after its spare first byte; maybe none) to the profile
+/// and empties it back to the spare byte; the published batch is marked handed under the same
+/// lock, so a signal writes its lines once.
+pub(super) fn hand_over(
+    shared: &Shared,
+    kind: StreamKind,
+    lines: &mut Vec<u8>,
+) -> Result<(), Stop> {
+    let mut output = shared.lock();
+    let output = &mut *output;
+    // The lines the flusher has not handed yet (all of them but in a fast stream to a pipe),
+    // from the byte before them, the spare byte of what is given.
+    let from = shared.pending.handed(lines.len());
+    shared.pending.reset();
+    let handed = match lines.len() > from {
+        true => output
+            .profile
+            .stream_lines(&mut output.sinks, kind, &mut lines[from - 1..]),
+        false => Ok(()),
+    };
+    // The profile may have used the spare byte, and rewritten the lines in place.
+    lines.clear();
+    lines.push(SPARE);
+    Ok(handed?)
 }
 
 /// Where whole lines go, and where they are published for a signal.
@@ -331,7 +382,7 @@ mod tests {
 
     impl Out for Collect {
         fn hand_over(&mut self, lines: &mut Vec<u8>) -> Result<(), Stop> {
-            // As `drive::hand_over`: only the lines a tick has not handed.
+            // As the module's `hand_over`: only the lines a tick has not handed.
             let from = self.pending.handed(lines.len());
             self.pending.reset();
             self.written.extend_from_slice(&lines[from..]);

@@ -10,12 +10,12 @@ use std::sync::Arc;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread::JoinHandle;
 
-use super::batched::batched;
+use super::batched::{batched, next_line};
 use super::cap::Cap;
 use super::overflow::Rest;
 use crate::end::call_state::{Shared, Stop};
 use crate::end::panics;
-use crate::reply::{Body, Encoding, Reply, Stream, StreamKind};
+use crate::reply::{Body, Encoding, Reply, Stream};
 use crate::stdio::streams::LINE_LATENCY;
 
 pub(crate) fn reply(shared: &Arc<Shared>, reply: Reply) -> Result<(), Stop> {
@@ -140,12 +140,6 @@ pub(crate) fn reply(shared: &Arc<Shared>, reply: Reply) -> Result<(), Stop> {
         Body::Stream(stream) => self::stream(shared, stream),
     }
 }
-
-/// Lines a batched stream joins before it hands them over together (under the lock).
-/// The sink's buffer size: a full batch goes to stdout as it is, not copied into the buffer.
-pub(super) const BATCH: usize = 64 * 1024;
-/// The placeholder of the spare first byte of a buffer handed to `stream_lines`.
-pub(super) const SPARE: u8 = b'\n';
 
 fn stream(shared: &Arc<Shared>, mut stream: Stream) -> Result<(), Stop> {
     let kind = stream.kind;
@@ -322,52 +316,6 @@ fn in_file(
     what: &str,
 ) -> std::io::Result<crate::guards::output_file::Pointer> {
     crate::guards::output_file::write_whole(&shared.registry.light().name, media_type, bytes, what)
-}
-
-/// Hands the whole lines of `lines` (after its spare first byte; maybe none) to the profile
-/// and empties it back to the spare byte; the published batch is marked handed under the same
-/// lock, so a signal writes its lines once.
-/// Makes the stream's next item in `line`, after the spare byte: `false` at the stream's end; a
-/// stop asked for (a signal, a limit) or the handler's error ends the stream.
-pub(super) fn next_line(
-    shared: &Shared,
-    stream: &mut Stream,
-    encoding: Encoding,
-    line: &mut Vec<u8>,
-) -> Result<bool, Stop> {
-    if let Some(error) = shared.stop_requested() {
-        return Err(Stop::Failed(error));
-    }
-    line.clear();
-    line.push(SPARE);
-    match (stream.next)(encoding, &mut crate::reply::ItemOut::new(line)) {
-        None => Ok(false),
-        Some(Err(error)) => Err(Stop::Failed(error)),
-        Some(Ok(())) => Ok(true),
-    }
-}
-
-pub(super) fn hand_over(
-    shared: &Shared,
-    kind: StreamKind,
-    lines: &mut Vec<u8>,
-) -> Result<(), Stop> {
-    let mut output = shared.lock();
-    let output = &mut *output;
-    // The lines the flusher has not handed yet (all of them but in a fast stream to a pipe),
-    // from the byte before them, the spare byte of what is given.
-    let from = shared.pending.handed(lines.len());
-    shared.pending.reset();
-    let handed = match lines.len() > from {
-        true => output
-            .profile
-            .stream_lines(&mut output.sinks, kind, &mut lines[from - 1..]),
-        false => Ok(()),
-    };
-    // The profile may have used the spare byte, and rewritten the lines in place.
-    lines.clear();
-    lines.push(SPARE);
-    Ok(handed?)
 }
 
 /// Flushes lines left waiting by the sink's latency rule, every [`LINE_LATENCY`], for as long

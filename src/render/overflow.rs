@@ -8,8 +8,8 @@
 
 use std::io;
 
+use super::batched::{SPARE, next_line};
 use super::cap::Cap;
-use super::drive::{SPARE, next_line};
 use crate::end::call_state::{Shared, Stop};
 use crate::end::panics;
 use crate::guards::output_file::{OutputFile, Pointer};
