@@ -15,6 +15,10 @@
 //!
 //! Elsewhere (macOS, BSD, Windows) there is no subreaper: only `pas::process::spawn` ends
 //! children with the call, as docs/guarantees.md says. Safe code only (rustix).
+//!
+//! What else is asked of the call's processes lives here too, below both askers: whether the
+//! call started a job (whose child is not a kept child), and what `/proc/PID/stat` says of a
+//! pid. The kept-children record and a job's start each read them, so neither names the other.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 #[cfg(target_os = "linux")]
@@ -24,6 +28,15 @@ use std::time::Duration;
 static ADOPTING: AtomicBool = AtomicBool::new(false);
 /// Set by [`crate::services::children::process::keep_children`]: the call's children outlive it.
 static KEEP: AtomicBool = AtomicBool::new(false);
+
+/// Set once this process started a job: its child is the job, which outlives the call and
+/// is not one of the "kept children" `cleanup` lists.
+pub(crate) static STARTED: AtomicBool = AtomicBool::new(false);
+
+/// Whether this call started a job (its child must outlive it).
+pub(crate) fn started() -> bool {
+    STARTED.load(Ordering::SeqCst)
+}
 
 /// How long children get to exit after SIGTERM at a call's normal end.
 #[cfg(target_os = "linux")]
@@ -53,6 +66,41 @@ pub(crate) fn keep() {
 /// Whether the call's command keeps its children ([`crate::services::children::process::keep_children`]).
 pub(crate) fn kept() -> bool {
     KEEP.load(Ordering::SeqCst)
+}
+
+/// Field 22 of `/proc/PID/stat` (start time); `None` when the process is gone or a zombie.
+pub(crate) fn start_time(pid: i32) -> Option<u64> {
+    stat(pid).map(|s| s.start_time)
+}
+
+/// What `/proc/PID/stat` says of a live process (not a zombie).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Stat {
+    /// Field 5: its process group.
+    pub(crate) pgrp: i32,
+    /// Field 22: its start time in clock ticks since boot.
+    pub(crate) start_time: u64,
+}
+
+/// `/proc/PID/stat` of a live process; `None` when it is gone, a zombie, or `pid` names no
+/// single process (0 or less).
+pub(crate) fn stat(pid: i32) -> Option<Stat> {
+    if pid <= 0 {
+        return None;
+    }
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) is in parentheses and may hold spaces: split after it.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let mut fields = rest.split_ascii_whitespace();
+    let state = fields.next()?;
+    if state == "Z" || state == "X" {
+        return None;
+    }
+    // `rest` starts at field 3 (the state, just read): field 5 is two further on, field 22
+    // sixteen after that.
+    let pgrp = fields.nth(1)?.parse().ok()?;
+    let start_time = fields.nth(16)?.parse().ok()?;
+    Some(Stat { pgrp, start_time })
 }
 
 fn armed() -> bool {
@@ -230,4 +278,15 @@ fn children_listed(path: &std::ffi::CStr, pids: &mut [i32]) -> usize {
         n += 1;
     }
     n
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn the_start_time_of_this_process_is_read_and_stable() {
+        let pid = std::process::id() as i32;
+        let first = super::start_time(pid).expect("this process runs");
+        assert_eq!(super::start_time(pid), Some(first));
+    }
 }

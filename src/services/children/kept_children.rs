@@ -13,6 +13,10 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
+// Still named from here by the `job` built-in. They live with the descendants, which starting a
+// job names too, so that this file and the job's start each ask them and not each other.
+pub(crate) use crate::services::children::descendants::{Stat, start_time, stat};
+
 /// The file, under the tool's state directory.
 const FILE: &str = "children.json";
 
@@ -61,7 +65,8 @@ fn record_in(tool: &str, command: Option<&str>) {
     #[cfg(target_os = "linux")]
     {
         // A started job is not a kept child: `job cancel` ends it, not `cleanup`.
-        if !crate::services::children::descendants::kept() || crate::services::jobs::run::started()
+        if !crate::services::children::descendants::kept()
+            || crate::services::children::descendants::started()
         {
             return;
         }
@@ -202,41 +207,6 @@ pub(crate) fn end(kept: &Kept) -> bool {
     }
 }
 
-/// Field 22 of `/proc/PID/stat` (start time); `None` when the process is gone or a zombie.
-pub(crate) fn start_time(pid: i32) -> Option<u64> {
-    stat(pid).map(|s| s.start_time)
-}
-
-/// What `/proc/PID/stat` says of a live process (not a zombie).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Stat {
-    /// Field 5: its process group.
-    pub(crate) pgrp: i32,
-    /// Field 22: its start time in clock ticks since boot.
-    pub(crate) start_time: u64,
-}
-
-/// `/proc/PID/stat` of a live process; `None` when it is gone, a zombie, or `pid` names no
-/// single process (0 or less).
-pub(crate) fn stat(pid: i32) -> Option<Stat> {
-    if pid <= 0 {
-        return None;
-    }
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The command name (field 2) is in parentheses and may hold spaces: split after it.
-    let rest = &stat[stat.rfind(')')? + 1..];
-    let mut fields = rest.split_ascii_whitespace();
-    let state = fields.next()?;
-    if state == "Z" || state == "X" {
-        return None;
-    }
-    // `rest` starts at field 3 (the state, just read): field 5 is two further on, field 22
-    // sixteen after that.
-    let pgrp = fields.nth(1)?.parse().ok()?;
-    let start_time = fields.nth(16)?.parse().ok()?;
-    Some(Stat { pgrp, start_time })
-}
-
 /// Whether a recorded pid may be signalled at all: never pid 1 (init), 0 or a negative pid
 /// (which kill(2) reads as a whole group, or every process), nor this process.
 pub(crate) fn signallable(pid: i32) -> bool {
@@ -275,15 +245,4 @@ fn command_line(pid: i32) -> String {
     let bytes = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
     let text = String::from_utf8_lossy(&bytes);
     text.trim_end_matches('\0').replace('\0', " ")
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    #[cfg(target_os = "linux")]
-    fn the_start_time_of_this_process_is_read_and_stable() {
-        let pid = std::process::id() as i32;
-        let first = super::start_time(pid).expect("this process runs");
-        assert_eq!(super::start_time(pid), Some(first));
-    }
 }

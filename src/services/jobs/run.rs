@@ -11,7 +11,7 @@
 use std::ffi::OsString;
 use std::process::Stdio;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use pas_spec::{Command, Registry};
@@ -22,15 +22,6 @@ use crate::error::Error;
 pub(crate) use crate::parse::job_id::running_job;
 pub(crate) use crate::parse::names::JOB_RUN_ENV as RUN_ENV;
 use crate::reply::{Body, Encoding, Reply};
-
-/// Set once this process started a job: its child is the job, which outlives the call and
-/// is not one of the "kept children" `cleanup` lists.
-static STARTED: AtomicBool = AtomicBool::new(false);
-
-/// Whether this call started a job (its child must outlive it).
-pub(crate) fn started() -> bool {
-    STARTED.load(Ordering::SeqCst)
-}
 
 /// Records a job's progress in its manifest: [`record_progress`], named only where a job is
 /// claimed so that a tool without jobs does not link the job store (`crate::run::rooms`).
@@ -150,7 +141,7 @@ pub(crate) fn start(
         run.process_group(0);
     }
     // The run outlives this call: the runtime must not end it with the call's children.
-    STARTED.store(true, Ordering::SeqCst);
+    crate::services::children::descendants::STARTED.store(true, Ordering::SeqCst);
     crate::services::children::descendants::keep();
     let child = match run.spawn() {
         Ok(child) => child,
@@ -166,7 +157,7 @@ pub(crate) fn start(
     };
     let pid = i32::try_from(child.id()).unwrap_or(0);
     manifest.pid = Some(pid);
-    manifest.pid_start = crate::services::children::kept_children::start_time(pid);
+    manifest.pid_start = crate::services::children::descendants::start_time(pid);
     // `process_group(0)`: the run leads a group of its own, whose id is its pid.
     #[cfg(unix)]
     {
