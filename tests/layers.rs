@@ -503,44 +503,6 @@ fn workspace() -> (PathBuf, Vec<PathBuf>) {
     )
 }
 
-/// Imports against the layers that the move has not reached yet. The list only shrinks: an
-/// import not on it fails, and so does an entry that no longer holds.
-const NOT_YET_MOVED: &[&str] = &[];
-
-/// File circles the move has not broken yet, held the same way.
-const CIRCLES_NOT_YET_BROKEN: &[&str] = &[
-    "src: builtins/doctor.rs <-> builtins/mod.rs <-> builtins/versions.rs",
-    "src: derive/mod.rs <-> derive/probe.rs",
-    "src: end/audit.rs <-> end/call_state.rs",
-    "src: parse/clap_augment.rs <-> parse/input_file.rs",
-    "src: render/batched.rs <-> render/drive.rs <-> render/overflow.rs",
-    "src: services/children/kept_children.rs <-> services/jobs/run.rs",
-];
-
-/// Fails on a finding not in `known`, and on an entry of `known` that is no longer found.
-fn held_to(found: &[String], known: &[&str], what: &str) {
-    let new: Vec<&String> = found
-        .iter()
-        .filter(|f| !known.contains(&f.as_str()))
-        .collect();
-    let gone: Vec<&&str> = known
-        .iter()
-        .filter(|k| !found.iter().any(|f| f == *k))
-        .collect();
-    assert!(
-        new.is_empty(),
-        "{what}:\n{}",
-        new.iter()
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
-    assert!(
-        gone.is_empty(),
-        "no longer found, take them off the list: {gone:?}"
-    );
-}
-
 fn room(file: &File) -> &str {
     file.module.first().map(String::as_str).unwrap_or("lib")
 }
@@ -602,20 +564,21 @@ fn the_runtime_imports_only_downwards_and_never_the_facade() {
         unplaced.is_empty(),
         "rooms of src/ missing from FLOORS in tests/layers.rs (place each on its floor): {unplaced:?}"
     );
-    held_to(
-        &problems,
-        NOT_YET_MOVED,
+    assert!(
+        problems.is_empty(),
         "imports against the layers (a room imports only rooms below it in FLOORS, and names an \
-         item by its home module, never through lib.rs)",
+         item by its home module, never through lib.rs):\n{}",
+        problems.join("\n")
     );
 }
 
 #[test]
 fn no_crate_of_the_workspace_has_a_file_circle() {
-    held_to(
-        &all_circles(),
-        CIRCLES_NOT_YET_BROKEN,
-        "files that import each other",
+    let circles = all_circles();
+    assert!(
+        circles.is_empty(),
+        "files that import each other:\n{}",
+        circles.join("\n")
     );
 }
 

@@ -156,7 +156,7 @@ mod tests {
             &registry,
             &argv(&["t", "get"])
         ));
-        assert!(wants(
+        assert!(crate::parse::argv::wants_mcp(
             &registry,
             &argv(&["t", "mcp", "--call-timeout", "5"])
         ));
