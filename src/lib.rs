@@ -1,5 +1,10 @@
 //! `pas`: the runtime a Rust CLI links to keep an agent contract.
 //!
+//! It depends on `pas-spec`, `pas-macros` and (feature `validate-pas`) `pas-conform`, and must
+//! never depend on `pas-gen` or `pas-emit`: every built CLI links it, so it carries no tooling.
+//! Its own folders follow one call and import only downwards (ARCHITECTURE.md at the repository
+//! root; `tests/layers.rs` holds both).
+//!
 //! A tool is described once (by `#[derive(AgentTool)]` beside clap, or by a spec) as a
 //! [`pas_spec::Registry`]; this crate parses argv against it, runs the handler, and renders the
 //! handler's typed result through the tool's contract profile (`pas`, `compose` or `robot`).

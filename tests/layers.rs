@@ -653,3 +653,76 @@ fn the_reader_finds_use_trees_expression_paths_and_inline_supers() {
     .collect();
     assert_eq!(names, expect);
 }
+
+#[test]
+fn architecture_md_shows_the_floors_of_the_test() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    // The floor table's rows: `| N | `room` | ... |`, top floor first.
+    let shown: Vec<&str> = text
+        .lines()
+        .filter_map(|line| {
+            let mut cells = line.split('|').map(str::trim).skip(1);
+            let floor = cells.next()?;
+            let room = cells.next()?;
+            (floor.parse::<usize>().is_ok() && room.starts_with('`'))
+                .then(|| room.trim_matches('`'))
+        })
+        .collect();
+    let floors: Vec<&str> = FLOORS.iter().rev().copied().collect();
+    assert_eq!(
+        shown, floors,
+        "ARCHITECTURE.md's floor table and FLOORS in tests/layers.rs differ"
+    );
+}
+
+/// The workspace crates each crate's `[dependencies]` names (dev-dependencies aside).
+fn workspace_dependencies(manifest: &Path) -> BTreeSet<String> {
+    let text = std::fs::read_to_string(manifest).unwrap();
+    let mut in_dependencies = false;
+    let mut found = BTreeSet::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_dependencies = line == "[dependencies]";
+            continue;
+        }
+        let key = line.split(['=', '.', ' ']).next().unwrap_or_default();
+        if in_dependencies && key.starts_with("pas-") {
+            found.insert(key.to_string());
+        }
+    }
+    found
+}
+
+#[test]
+fn architecture_md_shows_the_crates_as_their_manifests_do() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let mut checked = 0;
+    for line in text.lines() {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let Some(name) = cells.get(1).filter(|c| c.starts_with("`pas")) else {
+            continue;
+        };
+        let name = name.split('`').nth(1).unwrap();
+        let dir = if name == "pas-kit" {
+            root.clone()
+        } else {
+            root.join(name)
+        };
+        let shown: BTreeSet<String> = cells[3]
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect();
+        assert_eq!(
+            shown,
+            workspace_dependencies(&dir.join("Cargo.toml")),
+            "ARCHITECTURE.md: the dependencies of {name}"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 6, "ARCHITECTURE.md lists the six published crates");
+}

@@ -139,6 +139,63 @@ fn startup_rows(
     }
 }
 
+/// A folder with the release binaries `word-counter` (pas-kit's default features) and
+/// `list_runtime` of an earlier commit: the runtime is then measured against itself before a
+/// change, side by side in the same run (a move of the runtime's code must cost nothing).
+const BEFORE_ENV: &str = "PAS_BENCH_BEFORE";
+
+/// Start-up and lists of the earlier build against this one, runs taking turns.
+fn before_rows(
+    out: &mut String,
+    before: &std::path::Path,
+    now: &Build,
+    file: &str,
+    list_runtime: &std::path::Path,
+) {
+    let million = MILLION.to_string();
+    let list = |bin: &std::path::Path| argv(bin, &["--agent", "list", "--count", &million]);
+    let old_wc = before.join("word-counter");
+    let old_list = before.join("list_runtime");
+    let _ = writeln!(
+        out,
+        "\nBefore and after, in the same run (`{BEFORE_ENV}={}`: the binaries of an earlier commit, built as this run's default builds):\n\n| case | stdout | before | now | ratio |\n|---|---|---|---|---|",
+        before.display()
+    );
+    for (case, args) in [
+        (
+            "start-up: `word-counter --agent --help`",
+            vec!["--agent", "--help"],
+        ),
+        (
+            "start-up: `word-counter --agent FILE`",
+            vec!["--agent", file],
+        ),
+    ] {
+        let old = argv(&old_wc, &args);
+        let new = argv(&now.path, &args);
+        assert_eq!(stdout_of(&old), stdout_of(&new), "same job, same bytes");
+        let m = compare(&[&old, &new], STARTUP_RUNS, Sink::Pipe);
+        let _ = writeln!(
+            out,
+            "| {case} | pipe | {} | {} | {} |",
+            ms(m[0].median),
+            ms(m[1].median),
+            ratio(m[0].median, m[1].median)
+        );
+    }
+    for sink in [Sink::Pipe, Sink::Null] {
+        let m = compare(&[&list(&old_list), &list(list_runtime)], LIST_RUNS, sink);
+        let _ = writeln!(
+            out,
+            "| 1,000,000 items: `list_runtime --agent list` | {} | {} | {} | {} |",
+            if sink == Sink::Pipe { "pipe" } else { "null" },
+            ms(m[0].median),
+            ms(m[1].median),
+            ratio(m[0].median, m[1].median)
+        );
+    }
+}
+
 /// Run the benchmark, print its tables and write them into BENCHMARKS.md.
 pub fn run() {
     let builds = builds();
@@ -251,6 +308,16 @@ pub fn run() {
             m[0],
             m[1],
             1.1,
+        );
+    }
+
+    if let Some(before) = std::env::var_os(BEFORE_ENV) {
+        before_rows(
+            &mut out,
+            &PathBuf::from(before),
+            &builds[0],
+            &file,
+            &list_runtime,
         );
     }
 

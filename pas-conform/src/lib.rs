@@ -1,6 +1,10 @@
 //! `pas-conform`: the conformance checks of the PAS standard (levels 1 to 4) and of the compose
 //! and robot contracts, run on any command-line tool as a black box.
 //!
+//! It depends on `pas-spec` only and must never depend on the runtime: it runs a tool, never
+//! links it, and the runtime links it for `--validate-pas` (ARCHITECTURE.md at the repository
+//! root).
+//!
 //! It is the engine behind `pas-gen conform` and behind `--validate-pas` (PAS 9.2) in every CLI
 //! built with pas: both give the same report. It runs the tool, never links it, so a shell script
 //! is checked exactly as a Rust binary is.

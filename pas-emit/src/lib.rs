@@ -2,6 +2,9 @@
 //! write with `#[derive(AgentTool)]`: clap types per command carrying `#[agent(...)]`, a
 //! `Handlers` trait with one typed method per command, and `app`, which wires them.
 //!
+//! It depends on `pas-spec` only and must never depend on the runtime or the macros: both the
+//! proc macro and `pas-gen` link it (ARCHITECTURE.md at the repository root).
+//!
 //! Both spec-first ways in go through it: `pas::include_spec!` expands [`emit`]'s tokens at
 //! compile time, and `pas-gen new`/`generate` write [`emit_file`]'s formatted text. A derive-built
 //! binary prints its registry back with `--pas-spec`; for a spec the emitter accepts that is the

@@ -1,5 +1,9 @@
 //! pas-gen: check, document and scaffold pas specs.
 //!
+//! It depends on every other crate of the workspace (the runtime with every face, the emitter,
+//! the conformance engine) and nothing may depend on it: it is the tooling, never linked by a
+//! built CLI (ARCHITECTURE.md at the repository root).
+//!
 //! pas-gen is itself a pas tool: its registry is its own spec (`pas-gen.yaml`), and the `pas`
 //! runtime gives it the PAS contract (`--agent` anywhere, NDJSON on stdout, JSON errors on
 //! stderr, semantic exit codes, `--agent --help`), exactly as it does for the CLIs it checks.

@@ -1,6 +1,10 @@
 //! Procedural macros of pas. Use them through the runtime crate (`pas-kit`, library `pas`):
 //! `use pas::AgentTool;`.
 //!
+//! It depends on `pas-spec` (the spellings a spec accepts) and `pas-emit` (the one emitter) and
+//! must never depend on the runtime: a proc macro that linked `pas-kit` would build the runtime
+//! twice and could not be used by it (ARCHITECTURE.md at the repository root).
+//!
 //! # `#[derive(AgentTool)]`
 //!
 //! Beside clap's `Parser`, `Args` and `Subcommand` derives, on a struct (one command) or an enum

@@ -1,3 +1,7 @@
+//!
+//! It is the bottom of the workspace: it depends on no other crate of pas and must never do so
+//! (the runtime, the emitter, the macros and the tooling all read the registry from here; see
+//! ARCHITECTURE.md at the repository root).
 #![deny(missing_docs)]
 //! `pas-spec`: the registry model of pas and everything that reads or writes it as text.
 //!

@@ -1,7 +1,8 @@
-//! The robot contract's runtime services besides rendering (which is `profile/robot.rs`): the
-//! call's state handlers report into (the success they reached, warnings, safety gates, prose,
-//! the session), the flags the profile adds, the steps before a handler runs (`--fields`,
-//! `--yes`, sessions, deprecations), and the `sessions` and `capabilities` built-ins.
+//! The robot contract's call state, beside its rendering (`profile/robot.rs`): what handlers
+//! report into (the success they reached, warnings, safety gates, prose, the session). The
+//! profile's flags are `crate::parse::robot_flags`, the steps before a handler runs
+//! `crate::run::robot_prepare`, and its built-ins (`sessions`, `capabilities`)
+//! `crate::builtins::robot`.
 
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
