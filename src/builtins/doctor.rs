@@ -26,9 +26,9 @@ use crate::reply::Reply;
 /// The word, as typed (`pas_spec::surface::DOCTOR_WORD`).
 pub(crate) const WORD: &str = pas_spec::surface::DOCTOR_WORD;
 
-/// Whether argv asks for `doctor` (see `crate::builtins::word_asked`).
-pub(crate) fn wanted(registry: &Registry, pre: &crate::parse::argv::Prescan) -> bool {
-    crate::builtins::word_asked::word_asked(registry, pre, WORD)
+/// Whether argv asks for `doctor` (the prescan answers it: `Prescan::builtin_asked`).
+pub(crate) fn wanted(pre: &crate::parse::argv::Prescan) -> bool {
+    pre.builtin_asked.as_deref() == Some(WORD)
 }
 
 // The report is typed (not `json!`): each `json!` object is built key by key at run time, which

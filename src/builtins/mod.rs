@@ -19,7 +19,6 @@ pub(crate) mod robot;
 pub(crate) mod tools;
 pub(crate) mod validate_pas;
 pub(crate) mod versions;
-pub(crate) mod word_asked;
 
 use clap::{Arg, ArgAction};
 use pas_spec::{Effect, Profile, Registry};

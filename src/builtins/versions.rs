@@ -41,9 +41,9 @@ pub(crate) fn refusal(registry: &Registry, pre: &crate::parse::argv::Prescan) ->
     )
 }
 
-/// Whether argv asks for `changelog` (see `crate::builtins::word_asked`).
-pub(crate) fn wanted(registry: &Registry, pre: &crate::parse::argv::Prescan) -> bool {
-    crate::builtins::word_asked::word_asked(registry, pre, WORD)
+/// Whether argv asks for `changelog` (the prescan answers it: `Prescan::builtin_asked`).
+pub(crate) fn wanted(pre: &crate::parse::argv::Prescan) -> bool {
+    pre.builtin_asked.as_deref() == Some(WORD)
 }
 
 /// The declared changelog, with the version and output schema version of this binary.

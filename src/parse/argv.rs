@@ -91,6 +91,10 @@ pub(crate) struct Prescan {
     /// argv asks for the MCP server (`TOOL mcp`, see [`wants_mcp`]), once the registry is
     /// known; only where the word may be a built-in.
     pub mcp: bool,
+    /// The built-in word argv asks for, answered before clap parses (`doctor`, `changelog`):
+    /// the word at [`Prescan::command_word`] where built-in words may stand, with no `--help`
+    /// after it, that the tool reaches (no command of its own takes it).
+    pub builtin_asked: Option<String>,
 }
 
 impl Prescan {
@@ -110,6 +114,20 @@ impl Prescan {
         self.command_word = command_word(registry, &self.argv);
         self.dash = crate::parse::stdin_ids::has_dash(&self.argv);
         self.mcp = self.builtin_words && wants_mcp(registry, &self.argv);
+        self.builtin_asked = self.asked_word(registry);
+    }
+
+    /// See [`Prescan::builtin_asked`].
+    fn asked_word(&self, registry: &pas_spec::Registry) -> Option<String> {
+        let at = self.command_word.filter(|_| self.builtin_words)?;
+        let mut words = self.argv.iter().skip(at);
+        let word = words.next()?.to_str()?;
+        let reachable = || {
+            pas_spec::surface::of(registry.profile)
+                .reachable_words(registry)
+                .any(|b| b.word == word)
+        };
+        (!words.any(|w| w == "--help" || w == "-h") && reachable()).then(|| word.to_owned())
     }
 }
 

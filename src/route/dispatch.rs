@@ -46,12 +46,12 @@ impl App {
             return outcome;
         }
         // `changelog` (failure mode 22): every profile, like `doctor`.
-        if crate::builtins::versions::wanted(&self.registry, pre) {
+        if crate::builtins::versions::wanted(pre) {
             let none = clap::ArgMatches::default();
             return self.run_builtin(shared, builtins::Builtin::Changelog, &none, &none, config);
         }
         // `doctor` (failure modes 27 and 26): every profile, whatever the tool's commands need.
-        if crate::builtins::doctor::wanted(&self.registry, pre) {
+        if crate::builtins::doctor::wanted(pre) {
             watch.start();
             let none = clap::ArgMatches::default();
             return self.run_builtin(shared, builtins::Builtin::Doctor, &none, &none, config);
