@@ -122,10 +122,12 @@ impl Prescan {
         let at = self.command_word.filter(|_| self.builtin_words)?;
         let mut words = self.argv.iter().skip(at);
         let word = words.next()?.to_str()?;
+        // Most calls name a command of the tool: a look at the word list settles them before
+        // the reachability test, which walks the commands once per word.
+        let surface = pas_spec::surface::of(registry.profile);
         let reachable = || {
-            pas_spec::surface::of(registry.profile)
-                .reachable_words(registry)
-                .any(|b| b.word == word)
+            surface.builtin_words().any(|b| b.word == word)
+                && surface.reachable_words(registry).any(|b| b.word == word)
         };
         (!words.any(|w| w == "--help" || w == "-h") && reachable()).then(|| word.to_owned())
     }
