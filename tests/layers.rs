@@ -588,7 +588,7 @@ fn report() {
     if std::env::var_os("LAYERS_REPORT").is_none() {
         return;
     }
-    let (src, others) = workspace();
+    let (src, _) = workspace();
     let krate = Crate::read(&src);
     let mut arrows = BTreeSet::new();
     for file in &krate.files {
@@ -622,7 +622,6 @@ fn report() {
             println!("  back: {a} -> {b}");
         }
     }
-    let _ = others;
     for problem in layer_problems(&krate).0 {
         println!("problem: {problem}");
     }
