@@ -135,44 +135,31 @@ fn a_destructive_robot_command_is_confirmed_with_yes() {
         .unwrap()
         .to_owned();
     let other = "0".repeat(64);
-    let wrong = as_envelope(&session.call(
-        "apply",
-        json!({"session": id, "recommended": true, "yes": true, "plan": other}),
-    ));
-    let (_, cli) = support::run(
-        home.path(),
-        &[
+    // `apply --recommended --yes --plan DIGEST`, over MCP and on the command line.
+    let mut apply_both = |plan: &str| {
+        let mcp = as_envelope(&session.call(
+            "apply",
+            json!({"session": id, "recommended": true, "yes": true, "plan": plan}),
+        ));
+        let args = [
             "apply",
             "--session",
             &id,
             "--recommended",
             "--yes",
             "--plan",
-            &other,
-        ],
-    );
+            plan,
+        ];
+        (mcp, support::run(home.path(), &args).1)
+    };
+    let (wrong, cli) = apply_both(&other);
     assert_eq!(wrong["error"]["code"], "ERR_SESSION", "{wrong}");
     assert_eq!(wrong, envelope_meaning(&cli), "{wrong} vs {cli}");
 
     // With `yes` and the plan's digest, the confirmation passes and the session's plan is
     // applied as the CLI's `--yes --plan` applies it: a plan that matched nothing is complete
     // at once, both ways.
-    let applied = as_envelope(&session.call(
-        "apply",
-        json!({"session": id, "recommended": true, "yes": true, "plan": digest}),
-    ));
-    let (_, cli) = support::run(
-        home.path(),
-        &[
-            "apply",
-            "--session",
-            &id,
-            "--recommended",
-            "--yes",
-            "--plan",
-            &digest,
-        ],
-    );
+    let (applied, cli) = apply_both(&digest);
     assert!(
         cli["error"]["details"]["requires_confirmation"].is_null(),
         "{cli}"
