@@ -19,9 +19,9 @@
 //! (b) every long the runtime added (an arg the registry's own clap face does not have) is one
 //!     the table lists there.
 //!
-//! What the two sides disagree on today is written out below ([`UNDECLARED`], [`UNLISTED`]) and
-//! asserted exactly: a new flag in any of those files without a table entry, a table entry clap
-//! does not take, or a fix of a known gap, each fails here until the lists say so.
+//! The runtime declares each of these args from its table row (`parse/flag_args.rs`), so the
+//! two sides agree by construction; this test holds them there: a new flag in any of those files
+//! without a table row, or a row clap does not take, fails here.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -30,33 +30,6 @@ use pas::spec::{Format, Profile, Registry, Severity, Source, faces};
 
 /// Every profile the table has a row for.
 const PROFILES: [Profile; 3] = [Profile::Pas, Profile::Compose, Profile::Robot];
-
-/// Table flags the documented clap command does not declare, as (profile, command path, long).
-///
-/// compose's `--agent` (`surface::COMPOSE_AGENT`, a no-op a harness may add to every call): the
-/// argv pre-scan (`parse/argv.rs`) takes it out before clap parses, so a call with it works, but
-/// `parse/clap_augment.rs` declares `--agent` only where the profile has a machine switch, and
-/// compose has none, so the documented command (completions, man pages) lacks it.
-const UNDECLARED: &[(Profile, &str, &str)] = &[(Profile::Compose, "", "agent")];
-
-/// Longs the runtime adds that the table lists nowhere, as (profile, command path, long).
-///
-/// - `sessions --detail` and `sessions --limit` (`parse/robot_flags.rs`): the `sessions` row of
-///   `surface::BUILTIN_WORDS` says only `[--session ID]`.
-/// - `cleanup --dry-run` and `cleanup --force` (robot: `--yes`) (`builtins/cleanup.rs`):
-///   `cleanup` has no row in `surface::BUILTIN_WORDS` at all (the word is
-///   `faces::offers_cleanup`'s; the faces' side-effect note, `pas-spec/src/faces/words.rs`,
-///   names `cleanup --force` in prose, and `--dry-run` is named nowhere).
-const UNLISTED: &[(Profile, &str, &str)] = &[
-    (Profile::Pas, "cleanup", "dry-run"),
-    (Profile::Pas, "cleanup", "force"),
-    (Profile::Compose, "cleanup", "dry-run"),
-    (Profile::Compose, "cleanup", "force"),
-    (Profile::Robot, "cleanup", "dry-run"),
-    (Profile::Robot, "cleanup", "yes"),
-    (Profile::Robot, "sessions", "detail"),
-    (Profile::Robot, "sessions", "limit"),
-];
 
 /// Flags clap gives every command by itself, for people: `--help` is in no table (the
 /// validator reserves it: `validate::context::builtin_flags`).
@@ -187,6 +160,8 @@ struct Flag {
     takes_value: bool,
     /// The first value clap accepts, when it names them (`--format json|md`).
     example: Option<String>,
+    /// Its help text, as `--help`, completions and man pages show it.
+    help: Option<String>,
 }
 
 /// Each command path (argv words after the tool's name; empty for the root) and the long flags
@@ -211,6 +186,7 @@ fn flags_by_path(command: &clap::Command) -> BTreeMap<Vec<String>, BTreeMap<Stri
                         .get_possible_values()
                         .first()
                         .map(|v| v.get_name().to_owned()),
+                    help: arg.get_help().map(ToString::to_string),
                 };
                 Some((long.to_owned(), flag))
             })
@@ -264,20 +240,19 @@ fn scoped_flags(surface: &Surface, registry: &Registry, path: &[String]) -> List
         }
         return listed;
     }
-    // A built-in word's flags are those its row's usage column names (`[--session ID]`): a
-    // `--long` followed by an upper-case placeholder takes a value.
-    if let [word] = path
-        && let Some(row) = surface
+    // A built-in word's flags are its row's (`BuiltinWord::flags`); `cleanup`'s are
+    // `Surface::cleanup_flags`.
+    if let [word] = path {
+        if word == surface::CLEANUP_WORD && faces::offers_cleanup(registry) {
+            for flag in surface.cleanup_flags() {
+                listed.insert(flag.long, flag.value.is_some());
+            }
+        } else if let Some(row) = surface
             .reachable_words(registry)
             .find(|b| b.word == word.as_str())
-    {
-        let words: Vec<&'static str> = row.args.split([' ', '[', ']', ',']).collect();
-        for (i, token) in words.iter().enumerate() {
-            if let Some(long) = token.strip_prefix("--") {
-                let valued = words
-                    .get(i + 1)
-                    .is_some_and(|next| next.starts_with(|c: char| c.is_ascii_uppercase()));
-                listed.insert(long, valued);
+        {
+            for flag in row.flags {
+                listed.insert(flag.long, flag.value.is_some());
             }
         }
     }
@@ -290,13 +265,6 @@ fn profile_name(profile: Profile) -> &'static str {
         Profile::Compose => "compose",
         Profile::Robot => "robot",
     }
-}
-
-fn known(list: &[(Profile, &str, &str)], profile: Profile) -> BTreeSet<(String, String)> {
-    list.iter()
-        .filter(|(p, _, _)| *p == profile)
-        .map(|(_, path, long)| ((*path).to_owned(), (*long).to_owned()))
-        .collect()
 }
 
 /// Whether clap takes this call: a parse that succeeds, or that answers help or version.
@@ -347,7 +315,7 @@ fn the_runtime_flags_clap_accepts_are_the_surface_tables() {
         }
         if surface.session_flags {
             // robot's session flags, and its `capabilities` word's own.
-            kinds.extend(["session", "resume", "check-action"]);
+            kinds.extend(["session", "resume", "check-action", "detail", "limit"]);
         }
         for kind in kinds {
             assert!(
@@ -405,18 +373,14 @@ fn the_runtime_flags_clap_accepts_are_the_surface_tables() {
                 }
             }
         }
-        let (want_undeclared, want_unlisted) =
-            (known(UNDECLARED, profile), known(UNLISTED, profile));
-        if undeclared != want_undeclared {
+        if !undeclared.is_empty() {
             failures.push(format!(
-                "{name}: table flags clap does not declare (path, long): {undeclared:?}, \
-                 known: {want_undeclared:?}"
+                "{name}: table flags clap does not declare (path, long): {undeclared:?}"
             ));
         }
-        if unlisted != want_unlisted {
+        if !unlisted.is_empty() {
             failures.push(format!(
-                "{name}: runtime flags the table does not list (path, long): {unlisted:?}, \
-                 known: {want_unlisted:?}"
+                "{name}: runtime flags the table does not list (path, long): {unlisted:?}"
             ));
         }
 
@@ -441,6 +405,64 @@ fn the_runtime_flags_clap_accepts_are_the_surface_tables() {
             }
             if let Err(e) = parses(app.command(), &argv) {
                 failures.push(format!("{name}: `{}` is refused: {e}", argv.join(" ")));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `--help`, completions and man pages say what the faces say: the help of each runtime flag
+/// is its table row's meaning (a flag of every command, at the root; a built-in word's, on the
+/// word; a command's, its row of `faces::command_switches`).
+#[test]
+fn the_runtime_flags_help_is_the_tables_meaning() {
+    let mut failures = Vec::new();
+    for profile in PROFILES {
+        let name = profile_name(profile);
+        let app = pas::App::new(registry(profile));
+        let registry = app.registry();
+        let surface = surface::of(profile);
+        let documented = flags_by_path(app.command());
+        let own = flags_by_path(&pas::clap_face::command_from_registry(registry));
+        let mut expect = |path: &[String], long: &str, meaning: String| {
+            let Some(flag) = documented.get(path).and_then(|flags| flags.get(long)) else {
+                return; // undeclared: the test above says so
+            };
+            let spec_own = own
+                .get(path)
+                .and_then(|own| own.get(long))
+                .is_some_and(|o| o.id == flag.id);
+            if !spec_own && flag.help.as_deref() != Some(meaning.as_str()) {
+                failures.push(format!(
+                    "{name} `{}` --{long}: help {:?}, table {meaning:?}",
+                    path.join(" "),
+                    flag.help
+                ));
+            }
+        };
+        let timeout = surface::runtime_timeout_flag(registry).then_some(&surface::TIMEOUT);
+        for row in surface.flags.iter().chain(timeout) {
+            if row.long != "version" {
+                expect(&[], row.long, surface::meaning_in(row, registry));
+            }
+        }
+        for word in surface.reachable_words(registry) {
+            for row in word.flags {
+                expect(&[word.word.to_owned()], row.long, row.meaning.to_owned());
+            }
+        }
+        if faces::offers_cleanup(registry) {
+            for row in surface.cleanup_flags() {
+                expect(
+                    &[surface::CLEANUP_WORD.to_owned()],
+                    row.long,
+                    row.meaning.to_owned(),
+                );
+            }
+        }
+        for command in &registry.commands {
+            for row in faces::command_switches(registry, command) {
+                expect(&command.argv_path(), row.long, row.meaning.clone());
             }
         }
     }

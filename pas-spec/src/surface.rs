@@ -42,6 +42,9 @@ pub struct BuiltinWord {
     pub word: &'static str,
     /// What follows it, for the usage column (`[NAME]`, `<shell>`), or empty.
     pub args: &'static str,
+    /// The flags the word takes after it (`sessions --limit N`): the runtime declares these on
+    /// the word's clap command, and no others.
+    pub flags: &'static [RuntimeFlag],
     /// What it prints.
     pub meaning: &'static str,
     /// The profiles that have it.
@@ -73,6 +76,50 @@ impl WordKind {
     }
 }
 
+/// `sessions --session ID`: one session in detail (robot 5.7).
+const SESSIONS_SESSION: RuntimeFlag = RuntimeFlag {
+    long: "session",
+    value: Some("id"),
+    meaning: "One session in detail (also spelled --status ID or --show ID).",
+    machine_output: false,
+};
+/// `sessions --detail`.
+const SESSIONS_DETAIL: RuntimeFlag = RuntimeFlag {
+    long: "detail",
+    value: None,
+    meaning: "With --session: include the session's data and artifacts.",
+    machine_output: false,
+};
+/// `sessions --limit N`.
+const SESSIONS_LIMIT: RuntimeFlag = RuntimeFlag {
+    long: "limit",
+    value: Some("n"),
+    meaning: "How many sessions to list, newest first (default 50).",
+    machine_output: false,
+};
+/// The flags of the `sessions` word.
+static SESSIONS_FLAGS: &[RuntimeFlag] = &[SESSIONS_SESSION, SESSIONS_DETAIL, SESSIONS_LIMIT];
+/// `capabilities --check-action ACTION` (robot 5.8).
+const CHECK_ACTION: RuntimeFlag = RuntimeFlag {
+    long: "check-action",
+    value: Some("action"),
+    meaning: "Check one action's availability.",
+    machine_output: false,
+};
+
+/// The word that lists what a tool's declared filesystem side effects left and removes it when
+/// confirmed (CLI Agent Spec failure mode 30). Not a row of [`BUILTIN_WORDS`]: a tool has it
+/// only where `faces::offers_cleanup` says, and the faces name it in the side-effect note.
+pub const CLEANUP_WORD: &str = "cleanup";
+
+/// `cleanup --dry-run`: what a removal would take, removing nothing.
+pub const CLEANUP_DRY_RUN: RuntimeFlag = RuntimeFlag {
+    long: "dry-run",
+    value: None,
+    meaning: "Say what would be removed, removing nothing.",
+    machine_output: false,
+};
+
 const ALL: &[Profile] = &[Profile::Pas, Profile::Compose, Profile::Robot];
 const COMPOSE_ONLY: &[Profile] = &[Profile::Compose];
 const ROBOT_ONLY: &[Profile] = &[Profile::Robot];
@@ -88,6 +135,7 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         word: "tools",
         args: "[NAME]",
         meaning: "The JSON catalog of every command (or one, by dotted name).",
+        flags: &[],
         kind: WordKind::Face,
         feature: None,
         profiles: ALL,
@@ -96,6 +144,7 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         word: "docs",
         args: "",
         meaning: "The .llm document: the whole contract in Markdown.",
+        flags: &[],
         kind: WordKind::Face,
         feature: None,
         profiles: ALL,
@@ -104,6 +153,7 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         word: "completions",
         args: "<shell>",
         meaning: "Shell completions: bash, zsh, fish, powershell or elvish.",
+        flags: &[],
         kind: WordKind::Face,
         feature: Some("completions"),
         profiles: ALL,
@@ -112,6 +162,7 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         word: "man",
         args: "[COMMAND...]",
         meaning: "The roff man page of the tool or of one command.",
+        flags: &[],
         kind: WordKind::Face,
         feature: Some("man"),
         profiles: ALL,
@@ -120,6 +171,7 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         word: "mcp",
         args: "",
         meaning: "Serve the same commands as an MCP server on stdio (until EOF).",
+        flags: &[],
         kind: WordKind::Server,
         feature: Some("mcp"),
         profiles: ALL,
@@ -128,6 +180,7 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         word: SESSIONS_WORD,
         args: "[--session ID]",
         meaning: "The stored sessions (total, resumable_count), or one in detail with --session ID.",
+        flags: SESSIONS_FLAGS,
         kind: WordKind::State,
         feature: None,
         profiles: ROBOT_ONLY,
@@ -136,6 +189,7 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         word: CAPABILITIES_WORD,
         args: "[--check-action NAME]",
         meaning: "What the tool can do here: OS, privileges, storage, limits, probes and actions.",
+        flags: &[CHECK_ACTION],
         kind: WordKind::State,
         feature: None,
         profiles: ROBOT_ONLY,
@@ -144,6 +198,7 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         word: DOCTOR_WORD,
         args: "",
         meaning: "OS, shell and requirement checks; the call's context and state files.",
+        flags: &[],
         kind: WordKind::State,
         feature: None,
         profiles: ALL,
@@ -152,6 +207,7 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         word: CHANGELOG_WORD,
         args: "",
         meaning: "Releases as JSON.",
+        flags: &[],
         kind: WordKind::State,
         feature: None,
         profiles: ALL,
@@ -161,6 +217,7 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         args: "status|cancel ID, list",
         meaning: "Async jobs: `status ID` is the job's state, exit 0 once it succeeded (the \
                   result in data), else its JOB_* code; `cancel ID` ends it; `list` lists them.",
+        flags: &[],
         kind: WordKind::State,
         feature: None,
         profiles: ALL,
@@ -169,6 +226,7 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         word: "health",
         args: "",
         meaning: "Whether the tool can work now: ready, degraded or blocked, with fixes.",
+        flags: &[],
         kind: WordKind::State,
         feature: None,
         profiles: COMPOSE_ONLY,
@@ -177,6 +235,7 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         word: "config",
         args: "show",
         meaning: "Each global flag's effective value and where it came from.",
+        flags: &[],
         kind: WordKind::State,
         feature: None,
         profiles: COMPOSE_ONLY,
@@ -860,15 +919,22 @@ impl Surface {
     pub fn flag_rows(&self, registry: &Registry) -> Vec<(String, String)> {
         self.flags
             .iter()
-            .map(|flag| {
-                let meaning = if flag.long == CONFIG.long {
-                    config_meaning(registry)
-                } else {
-                    flag.meaning.to_owned()
-                };
-                (flag.signature(), meaning)
-            })
+            .map(|flag| (flag.signature(), meaning_in(flag, registry)))
             .collect()
+    }
+
+    /// The flags of the `cleanup` word ([`CLEANUP_WORD`]) in this profile: `--dry-run`, and
+    /// the profile's confirm flag, which removes.
+    pub fn cleanup_flags(&self) -> [RuntimeFlag; 2] {
+        [
+            CLEANUP_DRY_RUN,
+            RuntimeFlag {
+                long: self.confirm_flag,
+                value: None,
+                meaning: "Remove what is listed (only inside the tool's own directories).",
+                machine_output: false,
+            },
+        ]
     }
 
     /// Whether the runtime gives this flag (long name, without `--`) to every command.
@@ -915,6 +981,16 @@ impl Surface {
                 if blocking { 2 } else { 1 }
             }
         }
+    }
+}
+
+/// What `flag` does in this tool: its meaning, or for `--config` the sentence that names the
+/// tool's variable and directory. Every face and the runtime's clap help print this.
+pub fn meaning_in(flag: &RuntimeFlag, registry: &Registry) -> String {
+    if flag.long == CONFIG.long && flag.meaning.is_empty() {
+        config_meaning(registry)
+    } else {
+        flag.meaning.to_owned()
     }
 }
 

@@ -27,7 +27,7 @@ use crate::reply::Reply;
 use crate::services::store::Root;
 
 /// The built-in word.
-pub(crate) const WORD: &str = "cleanup";
+pub(crate) const WORD: &str = pas_spec::surface::CLEANUP_WORD;
 const DRY_RUN_ID: &str = "pas_cleanup_dry_run";
 const CONFIRM_ID: &str = "pas_cleanup_confirm";
 
@@ -42,22 +42,17 @@ pub(crate) fn augment(cmd: clap::Command, registry: &Registry) -> clap::Command 
     if !offered(registry) {
         return cmd;
     }
-    let confirm = pas_spec::surface::of(registry.profile).confirm_flag;
+    // Its flags are the surface table's rows (`Surface::cleanup_flags`): `--dry-run`, and the
+    // profile's confirm flag.
+    let [dry_run, confirm] = pas_spec::surface::of(registry.profile).cleanup_flags();
+    let flag_arg = |id: &'static str, row: &pas_spec::surface::RuntimeFlag| {
+        crate::parse::flag_args::arg(id, row, row.meaning)
+    };
     cmd.subcommand(
         clap::Command::new(WORD)
             .about("List what the declared filesystem side effects left; remove it when confirmed")
-            .arg(
-                clap::Arg::new(DRY_RUN_ID)
-                    .long("dry-run")
-                    .action(clap::ArgAction::SetTrue)
-                    .help("Say what would be removed, removing nothing"),
-            )
-            .arg(
-                clap::Arg::new(CONFIRM_ID)
-                    .long(confirm)
-                    .action(clap::ArgAction::SetTrue)
-                    .help("Remove what is listed (only inside the tool's own directories)"),
-            ),
+            .arg(flag_arg(DRY_RUN_ID, &dry_run))
+            .arg(flag_arg(CONFIRM_ID, &confirm)),
     )
 }
 

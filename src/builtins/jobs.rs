@@ -35,13 +35,15 @@ pub(crate) fn augment(mut cmd: clap::Command, registry: &Registry) -> clap::Comm
         return cmd;
     }
     for command in registry.commands.iter().filter(|c| c.is_job()) {
+        // From the row the faces list for the command.
+        let wait = crate::parse::flag_args::command_arg(
+            WAIT_ID,
+            registry,
+            command,
+            pas_spec::job::WAIT_FLAG,
+        );
         cmd = crate::parse::clap_augment::at_path(cmd, &command.argv_path(), &mut |sub| {
-            sub.arg(
-                clap::Arg::new(WAIT_ID)
-                    .long(pas_spec::job::WAIT_FLAG)
-                    .action(clap::ArgAction::SetTrue)
-                    .help("Run the job to its end in the foreground (no descriptor to poll)"),
-            )
+            sub.args(wait.clone())
         });
     }
     let id = || {

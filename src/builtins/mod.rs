@@ -20,8 +20,8 @@ pub(crate) mod tools;
 pub(crate) mod validate_pas;
 pub(crate) mod versions;
 
-use clap::{Arg, ArgAction};
-use pas_spec::{Effect, Profile, Registry};
+use clap::Arg;
+use pas_spec::{Profile, Registry};
 
 use crate::error::Error;
 use crate::handler::args::Args;
@@ -89,21 +89,14 @@ pub(crate) fn augment(
         if !dry_run && !force {
             continue;
         }
+        // Both from the rows the faces list for this command.
+        let flag = crate::parse::flag_args::command_arg;
         cmd = at_path(cmd, &command.argv_path(), &mut |mut sub| {
             if dry_run && !has_long(&sub, "dry-run") {
-                sub = sub.arg(switch(
-                    DRY_RUN_ID,
-                    "dry-run",
-                    "Validate and report what would change, changing nothing",
-                ));
+                sub = sub.args(flag(DRY_RUN_ID, registry, command, "dry-run"));
             }
             if force && !has_long(&sub, confirm) {
-                let help = if command.effect == Effect::Destructive {
-                    "Confirm this destructive change (it fails without)"
-                } else {
-                    "Confirm: this command acts only when confirmed (it fails without)"
-                };
-                sub = sub.arg(switch(confirm, confirm, help));
+                sub = sub.args(flag(confirm, registry, command, confirm));
             }
             sub
         });
@@ -113,46 +106,36 @@ pub(crate) fn augment(
 
 /// Adds the compose built-ins (`tools`, `health`, `config show`, `--toon`) to the tool's clap
 /// command, when it has them; reached only through the compose room (`crate::run::rooms`).
-pub(crate) fn augment_compose(cmd: clap::Command, registry: &Registry) -> clap::Command {
+pub(crate) fn augment_compose(mut cmd: clap::Command, registry: &Registry) -> clap::Command {
     if !has_builtins(registry) {
         return cmd;
     }
-    let toon = switch(
-        TOON_ID,
-        "toon",
-        "Print the envelope as TOON instead of JSON",
+    // `--toon`, from compose's row of the surface table.
+    if let Some(row) = pas_spec::surface::COMPOSE.flag("toon") {
+        cmd = cmd.arg(crate::parse::flag_args::arg(TOON_ID, row, row.meaning).global(true));
+    }
+    cmd.subcommand(
+        clap::Command::new("tools")
+            .about("The catalog of every command (or one, by dotted name), from the registry")
+            .arg(
+                Arg::new("name")
+                    .value_name("NAME")
+                    .help("A dotted command name, e.g. task.create"),
+            ),
     )
-    .global(true);
-    cmd.arg(toon)
-        .subcommand(
-            clap::Command::new("tools")
-                .about("The catalog of every command (or one, by dotted name), from the registry")
-                .arg(
-                    Arg::new("name")
-                        .value_name("NAME")
-                        .help("A dotted command name, e.g. task.create"),
-                ),
-        )
-        .subcommand(
-            clap::Command::new("health")
-                .about("Whether the tool can work now: ready, degraded or blocked, with fixes"),
-        )
-        .subcommand(
-            clap::Command::new("config")
-                .about("Configuration introspection")
-                .subcommand_required(true)
-                .subcommand(
-                    clap::Command::new("show")
-                        .about("Each global flag's effective value and where it came from"),
-                ),
-        )
-}
-
-fn switch(id: &'static str, long: &'static str, help: &'static str) -> Arg {
-    Arg::new(id)
-        .long(long)
-        .action(ArgAction::SetTrue)
-        .help(help)
+    .subcommand(
+        clap::Command::new("health")
+            .about("Whether the tool can work now: ready, degraded or blocked, with fixes"),
+    )
+    .subcommand(
+        clap::Command::new("config")
+            .about("Configuration introspection")
+            .subcommand_required(true)
+            .subcommand(
+                clap::Command::new("show")
+                    .about("Each global flag's effective value and where it came from"),
+            ),
+    )
 }
 
 fn has_long(cmd: &clap::Command, long: &str) -> bool {

@@ -133,6 +133,26 @@ impl Prescan {
     }
 }
 
+/// The rows of the surface table (`pas_spec::surface`, by long name) that the pre-scan takes out
+/// of argv before clap parses: [`prescan`] here, `--timeout` in `crate::guards::deadline`
+/// (where the tool does not own the name). clap declares them on the documented command only
+/// (`crate::parse::clap_augment`), for help, completions and man pages.
+pub(crate) const TAKEN_OUT: [&str; 13] = [
+    "agent",
+    "audit-log",
+    "config",
+    "validate-only",
+    "output-id",
+    "stable-output",
+    "unmask",
+    "max-output",
+    "show-config",
+    "no-config",
+    "schema-version",
+    "cwd",
+    "timeout",
+];
+
 /// The compose profile's flag for a TOON envelope.
 pub(crate) const TOON_FLAG: &str = "--toon";
 
@@ -466,5 +486,27 @@ commands:
         assert!(env_enables(Some(OsStr::new("TRUE"))));
         assert!(!env_enables(Some(OsStr::new("0"))));
         assert!(!env_enables(None));
+    }
+
+    /// Every row the pre-scan is said to take out is a row of the table, and a call with it
+    /// (and its value, where the row takes one) reaches clap without it.
+    #[test]
+    fn the_rows_taken_out_are_the_tables_and_leave_argv() {
+        use pas_spec::surface;
+        for long in TAKEN_OUT {
+            let row = [&surface::PAS, &surface::COMPOSE, &surface::ROBOT]
+                .into_iter()
+                .find_map(|s| s.flag(long))
+                .or((long == surface::TIMEOUT.long).then_some(&surface::TIMEOUT))
+                .unwrap_or_else(|| panic!("--{long} is no row of the surface table"));
+            if long == surface::TIMEOUT.long {
+                continue; // taken out by `guards::deadline`, which has its own tests
+            }
+            let mut words = vec!["t".to_owned(), format!("--{long}")];
+            words.extend(row.value.map(|_| "1".to_owned()));
+            words.push("x".to_owned());
+            let words: Vec<&str> = words.iter().map(String::as_str).collect();
+            assert_eq!(scan(&words).argv, ["t", "x"], "--{long}");
+        }
     }
 }

@@ -41,85 +41,23 @@ pub(crate) fn augment(
     // The profile's surface table says which runtime flags exist (the faces read the same
     // table), so a flag no face documents is a flag clap refuses.
     let surface = pas_spec::surface::of(registry.profile);
-    // `--agent`, `--audit-log` and `--config` are taken out of argv before clap parses (see argv.rs); they
-    // are declared here so that human `--help` documents them.
-    if documented && surface.machine_switch.is_some() && !has_long(&cmd, "agent") {
-        cmd = cmd.arg(
-            Arg::new("pas_agent")
-                .long("agent")
-                .global(true)
-                .action(ArgAction::SetTrue)
-                .help("Machine mode: JSON output, JSON errors on stderr, no colour or prompts [env: PAS_AGENT=1]"),
-        );
-    }
-    if documented && !has_long(&cmd, "audit-log") {
-        cmd = cmd.arg(
-            Arg::new("pas_audit_log")
-                .long("audit-log")
-                .value_name("FILE")
-                .global(true)
-                .action(ArgAction::Set)
-                .help("Append one JSON line per call to FILE (secrets redacted)"),
-        );
-    }
-    if documented && !has_long(&cmd, "config") {
-        cmd = cmd.arg(
-            Arg::new("pas_config")
-                .long("config")
-                .value_name("FILE")
-                .global(true)
-                .action(ArgAction::Set)
-                .help(format!(
-                    "Read global flag values from this TOML file (else ${}, else $XDG_CONFIG_HOME/{}/config.toml if present)",
-                    crate::parse::config_file::env_var(&registry.name),
-                    registry.name
-                )),
-        );
+    // The table's rows the pre-scan takes out of argv before clap parses (`--agent`,
+    // `--config`, `--output-id`, ..., `--timeout` where the tool does not own the name): the
+    // documented command declares them from the table, so `--help`, completions and man pages
+    // list what the faces list; the parsing command never sees them.
+    if documented {
+        let timeout = pas_spec::surface::runtime_timeout_flag(registry)
+            .then_some(&pas_spec::surface::TIMEOUT);
+        for flag in surface.flags.iter().chain(timeout) {
+            if crate::parse::argv::TAKEN_OUT.contains(&flag.long) && !has_long(&cmd, flag.long) {
+                let help = pas_spec::surface::meaning_in(flag, registry);
+                let id = format!("pas_{}", flag.long.replace('-', "_"));
+                cmd = cmd.arg(crate::parse::flag_args::arg(id, flag, help).global(true));
+            }
+        }
     }
     cmd = crate::parse::fields::augment(cmd, registry);
     cmd = crate::parse::input_file::augment(cmd, registry, verbs);
-    // `--validate-only` is taken out of argv before clap parses, like `--audit-log`.
-    if documented && !has_long(&cmd, "validate-only") {
-        cmd = cmd.arg(
-            Arg::new("pas_validate_only")
-                .long("validate-only")
-                .global(true)
-                .action(ArgAction::SetTrue)
-                .help("Check the call (arguments, declared constraints, stdin) and run nothing"),
-        );
-    }
-    // `--output-id`, `--stable-output`, `--cwd`, `--show-config` and `--no-config` (failure
-    // modes 6, 7, 29 and 28) are taken out of
-    // argv before clap parses too; declared here for human `--help`.
-    for flag in pas_spec::surface::CALL_FLAGS.iter() {
-        if documented && surface.has_flag(flag.long) && !has_long(&cmd, flag.long) {
-            let mut arg = Arg::new(format!("pas_{}", flag.long.replace('-', "_")))
-                .long(flag.long)
-                .global(true)
-                .help(flag.meaning);
-            arg = match flag.value {
-                Some(value) => arg.value_name(value.to_uppercase()).action(ArgAction::Set),
-                None => arg.action(ArgAction::SetTrue),
-            };
-            cmd = cmd.arg(arg);
-        }
-    }
-    // `--timeout` (failure mode 11) is taken out of argv before clap parses, where the tool
-    // does not own the name (`crate::guards::deadline::take_flag`); declared here for human `--help`.
-    let timeout = &pas_spec::surface::TIMEOUT;
-    if documented
-        && pas_spec::surface::runtime_timeout_flag(registry)
-        && !has_long(&cmd, timeout.long)
-    {
-        cmd = cmd.arg(
-            Arg::new("pas_timeout")
-                .long(timeout.long)
-                .value_name("SECONDS")
-                .global(true)
-                .action(ArgAction::Set)
-                .help(timeout.meaning),
-        );
-    }
     // Examples follow clap's help where the help is the agent's too (compose, robot); a
     // person's `-h` of a `pas` tool is the tool's own (`crate::builtins::person_help`).
     let examples_shown = documented && !person_help_applies(registry);
@@ -269,12 +207,7 @@ fn with_examples(cmd: clap::Command, examples: &[Example]) -> clap::Command {
 /// prefix of one (a parser that infers long flags). Such a call parses with the documented
 /// command from the start, so that its answer is the one that command gives.
 pub(crate) fn names_runtime_flag(argv: &[std::ffi::OsString]) -> bool {
-    const LONGS: [&str; 4] = ["agent", "audit-log", "config", "validate-only"];
-    let longs = || {
-        LONGS
-            .into_iter()
-            .chain(pas_spec::surface::CALL_FLAGS.iter().map(|f| f.long))
-    };
+    let longs = || crate::parse::argv::TAKEN_OUT.into_iter();
     argv.iter()
         .skip(1)
         .map(|word| word.as_encoded_bytes())

@@ -10,7 +10,6 @@
 
 use std::borrow::Cow;
 
-use clap::{Arg, ArgAction};
 use pas_spec::{Command, OutputKind, Profile, Registry};
 use serde_json::{Value, json};
 
@@ -27,15 +26,10 @@ pub(crate) fn augment(cmd: clap::Command, registry: &Registry) -> clap::Command 
     if registry.profile == Profile::Robot || !surface.has_flag("fields") || declares_fields(&cmd) {
         return cmd;
     }
-    let meaning = surface.flag("fields").map_or("", |f| f.meaning);
-    cmd.arg(
-        Arg::new(FIELDS_ID)
-            .long("fields")
-            .value_name("A,B,...")
-            .global(true)
-            .action(ArgAction::Set)
-            .help(meaning),
-    )
+    let Some(row) = surface.flag("fields") else {
+        return cmd;
+    };
+    cmd.arg(crate::parse::flag_args::arg(FIELDS_ID, row, row.meaning).global(true))
 }
 
 /// Whether the command or any of its subcommands has a `--fields` already.

@@ -14,6 +14,7 @@ pub(crate) mod corrected_input;
 pub(crate) mod cwd;
 pub(crate) mod env_values;
 pub(crate) mod fields;
+pub(crate) mod flag_args;
 pub(crate) mod flag_place;
 pub(crate) mod input_file;
 pub(crate) mod job_id;

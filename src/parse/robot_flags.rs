@@ -1,11 +1,12 @@
 //! The flags and built-in commands the robot profile adds to a tool's clap command, and how
 //! they are read back from the matches.
 
-use clap::{Arg, ArgAction, ArgMatches};
+use clap::ArgMatches;
 use pas_spec::robot::SessionUse;
 use pas_spec::{Profile, Registry};
 
 use crate::parse::clap_augment::at_path;
+use crate::parse::flag_args;
 
 pub(crate) const COMPACT_ID: &str = "pas_robot_compact";
 pub(crate) const FIELDS_ID: &str = "pas_robot_fields";
@@ -54,18 +55,27 @@ pub(crate) fn builtin(registry: &Registry, path: &[String]) -> Option<Builtin> {
     }
 }
 
-fn switch(id: &'static str, long: &'static str, help: &'static str) -> Arg {
-    Arg::new(id)
-        .long(long)
-        .action(ArgAction::SetTrue)
-        .help(help)
+/// The id of a robot token control's arg (`pas_robot_compact`).
+fn robot_id(long: &'static str) -> &'static str {
+    match long {
+        "compact" => COMPACT_ID,
+        "fields" => FIELDS_ID,
+        "format" => FORMAT_ID,
+        "include-prose" => INCLUDE_PROSE_ID,
+        "prose-style" => PROSE_STYLE_ID,
+        other => other,
+    }
 }
 
-/// What a robot flag does, from the profile's surface table (the faces print the same words).
-fn meaning(long: &str) -> &'static str {
-    pas_spec::surface::ROBOT
-        .flag(long)
-        .map_or("", |flag| flag.meaning)
+/// The id of a robot word's flag, as its handler reads it.
+fn word_flag_id(long: &'static str) -> &'static str {
+    match long {
+        "session" => SESSION_ID,
+        "detail" => DETAIL_ID,
+        "limit" => LIMIT_ID,
+        "check-action" => CHECK_ACTION_ID,
+        other => other,
+    }
 }
 
 fn has_long(cmd: &clap::Command, long: &str) -> bool {
@@ -115,23 +125,17 @@ pub(crate) fn augment(mut cmd: clap::Command, registry: &Registry) -> clap::Comm
                     sub = sub.mut_arg(id, |arg| arg.visible_aliases(visible).aliases(hidden));
                 }
             }
+            // `--session` and `--resume`, from the rows the faces list for the command.
             if matches!(session, Some(SessionUse::Continue | SessionUse::Read))
                 && !has_long(&sub, "session")
             {
-                sub = sub.arg(
-                    Arg::new(SESSION_ID)
-                        .long("session")
-                        .value_name("ID")
-                        .required(true)
-                        .action(ArgAction::Set)
-                        .help("The session to continue (see the `sessions` command)"),
-                );
+                sub = sub.args(flag_args::command_arg(
+                    SESSION_ID, registry, command, "session",
+                ));
             }
             if session == Some(SessionUse::Continue) && !has_long(&sub, "resume") {
-                sub = sub.arg(switch(
-                    RESUME_ID,
-                    "resume",
-                    "Resume an interrupted session: completed actions are not redone",
+                sub = sub.args(flag_args::command_arg(
+                    RESUME_ID, registry, command, "resume",
                 ));
             }
             sub
@@ -140,83 +144,52 @@ pub(crate) fn augment(mut cmd: clap::Command, registry: &Registry) -> clap::Comm
     if registry.profile != Profile::Robot {
         return cmd;
     }
+    // The token controls (robot 8), from the surface table's rows: global, so they reach
+    // every command; `--format` and `--prose-style` name the values clap accepts.
+    let row = |long: &'static str| {
+        let flag = pas_spec::surface::ROBOT
+            .flag(long)
+            .expect("robot's surface row lists its token controls");
+        flag_args::arg(robot_id(long), flag, flag.meaning).global(true)
+    };
     cmd = cmd
-        .arg(switch(COMPACT_ID, "compact", meaning("compact")).global(true))
-        .arg(
-            Arg::new(FIELDS_ID)
-                .long("fields")
-                .value_name("A,B,...")
-                .global(true)
-                .action(ArgAction::Set)
-                .help(meaning("fields")),
-        )
-        .arg(
-            Arg::new(FORMAT_ID)
-                .long("format")
-                .value_name("FORMAT")
-                .global(true)
-                .value_parser(["json", "md"])
-                .action(ArgAction::Set)
-                .help(meaning("format")),
-        )
-        .arg(switch(INCLUDE_PROSE_ID, "include-prose", meaning("include-prose")).global(true))
-        .arg(
-            Arg::new(PROSE_STYLE_ID)
-                .long("prose-style")
-                .value_name("STYLE")
-                .global(true)
-                .value_parser(ProseStyle::NAMES)
-                .action(ArgAction::Set)
-                .help(meaning("prose-style")),
-        );
+        .arg(row("compact"))
+        .arg(row("fields"))
+        .arg(row("format").value_parser(["json", "md"]))
+        .arg(row("include-prose"))
+        .arg(row("prose-style").value_parser(ProseStyle::NAMES));
     if !has_builtins(registry) {
         return cmd;
     }
-    if registry.sessions().is_some() && !cmd.get_subcommands().any(|s| s.get_name() == "sessions") {
-        cmd = cmd.subcommand(
-            clap::Command::new("sessions")
-                .about("The stored sessions (total, resumable_count), or one with --session ID")
-                .arg(
-                    Arg::new(SESSION_ID)
-                        .long("session")
-                        .visible_aliases(["status", "show"])
-                        .value_name("ID")
-                        .action(ArgAction::Set)
-                        .help("One session in detail"),
-                )
-                .arg(switch(
-                    DETAIL_ID,
-                    "detail",
-                    "Include the session's data and artifacts",
-                ))
-                .arg(
-                    Arg::new(LIMIT_ID)
-                        .long("limit")
-                        .value_name("N")
-                        .value_parser(clap::value_parser!(u64))
-                        .default_value("50")
-                        .action(ArgAction::Set)
-                        .help("How many sessions to list, newest first"),
-                ),
-        );
-    }
-    if !cmd
-        .get_subcommands()
-        .any(|s| s.get_name() == "capabilities")
-    {
-        cmd = cmd.subcommand(
-            clap::Command::new("capabilities")
-                .about(
-                    "What this tool can do here: OS, privileges, storage, limits, probes, actions",
-                )
-                .arg(
-                    Arg::new(CHECK_ACTION_ID)
-                        .long("check-action")
-                        .value_name("ACTION")
-                        .action(ArgAction::Set)
-                        .help("Check one action's availability"),
-                ),
-        );
+    // The robot words and their flags, from their rows of `surface::BUILTIN_WORDS`.
+    for builtin in [Builtin::Sessions, Builtin::Capabilities] {
+        let word = builtin.name();
+        let offered = match builtin {
+            Builtin::Sessions => registry.sessions().is_some(),
+            Builtin::Capabilities => true,
+        };
+        if !offered || cmd.get_subcommands().any(|s| s.get_name() == word) {
+            continue;
+        }
+        let Some(row) = pas_spec::surface::BUILTIN_WORDS
+            .iter()
+            .find(|b| b.word == word)
+        else {
+            continue;
+        };
+        let mut sub = clap::Command::new(word).about(row.meaning.trim_end_matches('.').to_owned());
+        for flag in row.flags {
+            let mut arg = flag_args::arg(word_flag_id(flag.long), flag, flag.meaning);
+            arg = match (builtin, flag.long) {
+                (Builtin::Sessions, "session") => arg.visible_aliases(["status", "show"]),
+                (Builtin::Sessions, "limit") => arg
+                    .value_parser(clap::value_parser!(u64))
+                    .default_value("50"),
+                _ => arg,
+            };
+            sub = sub.arg(arg);
+        }
+        cmd = cmd.subcommand(sub);
     }
     cmd
 }

@@ -108,18 +108,23 @@ impl<'a> Context<'a> {
                 Some(_) => BuiltinFlag::valued(flag.long),
             });
         }
+        // `--timeout` where the runtime gives it (a tool may own the name).
+        if crate::surface::runtime_timeout_flag(self.registry)
+            && !flags.iter().any(|f| f.long == crate::surface::TIMEOUT.long)
+        {
+            flags.push(BuiltinFlag::valued(crate::surface::TIMEOUT.long));
+        }
+        // The command's own: the rows the faces list for it (`--dry-run`, the confirm flag,
+        // robot's `--session`/`--resume`, `--wait`, `--idempotency-key`), and `--input-file`.
         if let Some(command) = command {
-            if command.dry_run {
-                flags.push(BuiltinFlag::switch("dry-run", None));
-            }
-            if surface.needs_confirm(command) {
-                flags.push(BuiltinFlag::switch(surface.confirm_flag, None));
-            }
-            for flag in surface.session_flags_of(self.registry, command) {
+            for flag in crate::faces::command_switches(self.registry, command) {
                 flags.push(match flag.value {
                     None => BuiltinFlag::switch(flag.long, None),
                     Some(_) => BuiltinFlag::valued(flag.long),
                 });
+            }
+            if crate::faces::has_input_file(command) {
+                flags.push(BuiltinFlag::valued(crate::faces::INPUT_FILE_FLAG));
             }
         }
         flags

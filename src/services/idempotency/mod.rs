@@ -183,13 +183,10 @@ pub(crate) fn augment(
             if sub.get_arguments().any(|a| a.get_long() == Some(long)) {
                 return sub;
             }
-            sub.arg(
-                clap::Arg::new(KEY_ID)
-                    .long(long)
-                    .value_name("KEY")
-                    .action(clap::ArgAction::Set)
-                    .help("Replay the first success of a repeat with the same key and input"),
-            )
+            // From the row the faces list for the command.
+            sub.args(crate::parse::flag_args::command_arg(
+                KEY_ID, registry, command, long,
+            ))
         });
     }
     cmd
