@@ -107,6 +107,34 @@ const CHECK_ACTION: RuntimeFlag = RuntimeFlag {
     machine_output: false,
 };
 
+/// `mcp --call-timeout SECONDS`: the server's limit for a call whose command declares none.
+pub const MCP_CALL_TIMEOUT: RuntimeFlag = RuntimeFlag {
+    long: "call-timeout",
+    value: Some("seconds"),
+    meaning: "End a call whose command declares no time limit after this many seconds (a \
+              positive number) with TIMEOUT; a call's own limit may only lower it.",
+    machine_output: false,
+};
+/// `mcp --print-config CLIENT`: what an MCP client needs to start the server.
+pub const MCP_PRINT_CONFIG: RuntimeFlag = RuntimeFlag {
+    long: "print-config",
+    value: Some("client"),
+    meaning: "Print the configuration CLIENT (claude-code, codex, cursor or vscode) needs to \
+              start this server, and serve nothing; nothing is written without --install.",
+    machine_output: false,
+};
+/// `mcp --print-config CLIENT --install`: write that configuration, with a backup.
+pub const MCP_INSTALL: RuntimeFlag = RuntimeFlag {
+    long: "install",
+    value: None,
+    meaning: "With --print-config: add the server to CLIENT's configuration file (the \
+              project's; Codex's own), its other entries kept and its earlier bytes copied to \
+              a backup beside it first.",
+    machine_output: false,
+};
+/// The flags of the `mcp` word.
+static MCP_FLAGS: &[RuntimeFlag] = &[MCP_CALL_TIMEOUT, MCP_PRINT_CONFIG, MCP_INSTALL];
+
 /// The word that lists what a tool's declared filesystem side effects left and removes it when
 /// confirmed (CLI Agent Spec failure mode 30). Not a row of [`BUILTIN_WORDS`]: a tool has it
 /// only where `faces::offers_cleanup` says, and the faces name it in the side-effect note.
@@ -171,7 +199,7 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         word: "mcp",
         args: "",
         meaning: "Serve the same commands as an MCP server on stdio (until EOF).",
-        flags: &[],
+        flags: MCP_FLAGS,
         kind: WordKind::Server,
         feature: Some("mcp"),
         profiles: ALL,

@@ -148,3 +148,30 @@ fn concurrent_calls_are_served_at_the_same_time() {
         assert_eq!(marks, party, "{client}: every call left its mark");
     }
 }
+
+/// The entry `mcp --print-config` gives a client starts a server both SDKs drive: the plan runs
+/// the printed command with the printed words, as the client would (`--call-timeout` kept).
+#[test]
+fn the_printed_client_entry_starts_a_server_both_sdks_drive() {
+    let bin = Path::new(env!("CARGO_BIN_EXE_pas-runtime-demo"));
+    let out = std::process::Command::new(bin)
+        .args([
+            "--agent",
+            "mcp",
+            "--print-config",
+            "claude-code",
+            "--call-timeout",
+            "30",
+        ])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let entry = &answer["config"]["mcpServers"]["demo"];
+    let mut plan = plan(bin, "demo", json!({}));
+    plan["command"] = entry["command"].clone();
+    plan["args"] = entry["args"].clone();
+    plan["calls"] = json!([call("item_get", json!({"id": 1}), None)]);
+    run_clients(&plan);
+}

@@ -14,6 +14,8 @@ pub(crate) mod doctor;
 pub(crate) mod features;
 pub(crate) mod health;
 pub(crate) mod jobs;
+#[cfg(feature = "mcp")]
+pub(crate) mod mcp_config;
 pub(crate) mod person_help;
 pub(crate) mod robot;
 pub(crate) mod tools;
@@ -43,6 +45,9 @@ pub(crate) enum Builtin {
     Doctor,
     /// `changelog`, in every profile (`crate::builtins::versions`).
     Changelog,
+    /// `mcp --print-config CLIENT [--install]`, in every profile
+    /// (`crate::builtins::mcp_config`).
+    McpConfig,
 }
 
 impl Builtin {
@@ -54,6 +59,7 @@ impl Builtin {
             Builtin::ConfigShow => "config.show",
             Builtin::Doctor => "doctor",
             Builtin::Changelog => "changelog",
+            Builtin::McpConfig => "mcp",
         }
     }
 }
@@ -168,6 +174,11 @@ pub(crate) fn run(
         Builtin::ConfigShow => Ok(config::run(registry, args, file)),
         Builtin::Doctor => Ok(doctor::run(registry, file, health)),
         Builtin::Changelog => Ok(versions::changelog(registry)),
+        #[cfg(feature = "mcp")]
+        Builtin::McpConfig => mcp_config::run(registry, args),
+        // No server to configure: the error `TOOL mcp` gives.
+        #[cfg(not(feature = "mcp"))]
+        Builtin::McpConfig => Err(crate::parse::mcp_options::not_built(registry)),
         Builtin::Tools | Builtin::Health => Err(Error::internal(format!(
             "the built-in `{}` is the compose profile's, which this binary does not carry",
             builtin.name()

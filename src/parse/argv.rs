@@ -374,28 +374,26 @@ pub(crate) fn machine_mode(registry: &pas_spec::Registry, pre: &Prescan) -> bool
             .is_none()
 }
 
-/// Whether argv asks for the MCP server: exactly `TOOL mcp` (runtime flags such as `--agent`
-/// and `--config` aside), or `TOOL mcp --call-timeout SECONDS`, in a tool with no command of
-/// its own at that word. Like `docs`, the word wins over a one-command tool's positional: a
-/// file named so is written `./mcp`.
-pub(crate) fn wants_mcp(registry: &pas_spec::Registry, argv: &[OsString]) -> bool {
-    use crate::parse::names::{CALL_TIMEOUT_FLAG, MCP_WORD as WORD};
-    let flagged = |word: &OsString| {
-        word.to_str()
-            .is_some_and(|w| w == CALL_TIMEOUT_FLAG || w.starts_with("--call-timeout="))
-    };
-    let shape = match argv.len() {
-        2 => true,
-        3 => flagged(&argv[2]),
-        4 => argv[2] == CALL_TIMEOUT_FLAG,
-        _ => false,
-    };
-    shape
-        && argv[1] == WORD
+/// Whether argv names the `mcp` word: `TOOL mcp ...` (runtime flags such as `--agent` and
+/// `--config` aside) in a tool with no command of its own at that word. Like `docs`, the word
+/// wins over a one-command tool's positional where built-in words are bare (else `--builtin
+/// mcp`, see [`Prescan::builtin_words`]).
+pub(crate) fn names_mcp_word(registry: &pas_spec::Registry, argv: &[OsString]) -> bool {
+    use crate::parse::names::MCP_WORD as WORD;
+    argv.get(1).is_some_and(|word| word == WORD)
         && registry
             .commands
             .iter()
             .all(|c| c.argv_path().first().is_none_or(|word| word != WORD))
+}
+
+/// Whether argv asks for the MCP server: the `mcp` word ([`names_mcp_word`]) with no
+/// `--print-config` or `--help` after it (those answer with text,
+/// `crate::parse::mcp_options::answers_without_serving`). Any other word after it is the
+/// server's to read, and refuse (`crate::parse::mcp_options::read`).
+pub(crate) fn wants_mcp(registry: &pas_spec::Registry, argv: &[OsString]) -> bool {
+    names_mcp_word(registry, argv)
+        && !crate::parse::mcp_options::answers_without_serving(argv.get(2..).unwrap_or(&[]))
 }
 
 #[cfg(test)]

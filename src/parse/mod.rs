@@ -19,6 +19,7 @@ pub(crate) mod flag_place;
 pub(crate) mod input_file;
 pub(crate) mod job_id;
 pub mod level;
+pub(crate) mod mcp_options;
 pub(crate) mod names;
 pub(crate) mod page_limit;
 pub(crate) mod parse_error;

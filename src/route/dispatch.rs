@@ -20,6 +20,34 @@ use crate::{
 use crate::run::app::App;
 
 impl App {
+    /// `mcp --help` (the word's help, on stdout) and `mcp --print-config CLIENT [--install]`
+    /// (a built-in's reply, in the profile's form).
+    fn answer_mcp_word(
+        &self,
+        shared: &Arc<Shared>,
+        pre: &Prescan,
+        config: Option<&ConfigFile>,
+    ) -> Outcome {
+        use crate::parse::mcp_options::{Asked, read};
+        match read(&self.registry, pre.argv.get(2..).unwrap_or(&[])) {
+            Err(error) => Outcome::Failed(error),
+            Ok(Asked::Help(text)) => {
+                let mut output = shared.lock();
+                match output.sinks.stdout.write(text.as_bytes()) {
+                    Ok(()) => Outcome::Success,
+                    Err(err) => Stop::from(err).into(),
+                }
+            }
+            Ok(Asked::Run(matches)) => self.run_builtin(
+                shared,
+                builtins::Builtin::McpConfig,
+                &matches,
+                &matches,
+                config,
+            ),
+        }
+    }
+
     pub(crate) fn dispatch(
         &mut self,
         shared: &Arc<Shared>,
@@ -55,6 +83,11 @@ impl App {
             watch.start();
             let none = clap::ArgMatches::default();
             return self.run_builtin(shared, builtins::Builtin::Doctor, &none, &none, config);
+        }
+        // The `mcp` word's text answers: `mcp --print-config CLIENT [--install]` and
+        // `mcp --help` (the server itself started before dispatch, in `crate::transport::cli`).
+        if pre.builtin_words && crate::parse::argv::names_mcp_word(&self.registry, &pre.argv) {
+            return self.answer_mcp_word(shared, pre, config);
         }
         // The call parses once, so it takes the command rather than cloning it (a deep copy of
         // every arg: a measurable share of start-up). It parses with the parsing command unless

@@ -81,7 +81,7 @@ impl App {
             return self.serve_mcp(config.as_ref(), redactor, &pre.argv);
             #[cfg(not(feature = "mcp"))]
             {
-                early = Some(crate::transport::mcp::not_built(&self.registry));
+                early = Some(crate::parse::mcp_options::not_built(&self.registry));
             }
         }
         let shared = self.call_state(&pre, redactor, audit, schemas);

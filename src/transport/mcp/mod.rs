@@ -75,58 +75,18 @@ pub(crate) use server::serve;
 #[cfg(feature = "mcp")]
 pub use wire::MAX_MESSAGE_BYTES;
 
-use std::ffi::OsString;
-
 pub use crate::parse::names::CALL_TIMEOUT_FLAG;
 pub use crate::parse::names::MCP_WORD as WORD;
-use pas_spec::Registry;
 
 /// The constant of `TOOL mcp` in a tool built without the `mcp` feature.
 pub use pas_spec::runtime_codes::MCP_NOT_BUILT;
 
-/// The call time limit argv gives the server (`--call-timeout SECONDS`, a positive number):
-/// `None` without the flag; a value that is not a positive number of seconds is an
-/// `INVALID_ARGUMENT` error naming the flag.
-#[cfg_attr(not(feature = "mcp"), allow(dead_code))]
-pub(crate) fn call_timeout(
-    argv: &[OsString],
-) -> Result<Option<std::time::Duration>, crate::error::Error> {
-    let words: Vec<&str> = argv.iter().skip(2).filter_map(|w| w.to_str()).collect();
-    let value = match words.as_slice() {
-        [] => return Ok(None),
-        [flag, value] if *flag == CALL_TIMEOUT_FLAG => *value,
-        [glued] => glued.strip_prefix("--call-timeout=").unwrap_or_default(),
-        _ => "",
-    };
-    value
-        .parse::<f64>()
-        .ok()
-        .filter(|s| s.is_finite() && *s > 0.0)
-        .and_then(|s| std::time::Duration::try_from_secs_f64(s).ok())
-        .map(Some)
-        .ok_or_else(|| {
-            crate::error::Error::new(
-                crate::codes::INVALID_ARGUMENT,
-                format!("{CALL_TIMEOUT_FLAG} takes a positive number of seconds, not `{value}`"),
-            )
-            .with_suggestion(format!("e.g. `mcp {CALL_TIMEOUT_FLAG} 30`"))
-        })
-}
-
-/// The error of `TOOL mcp` in a tool built without the server.
-#[cfg_attr(feature = "mcp", allow(dead_code))]
-pub(crate) fn not_built(registry: &Registry) -> crate::error::Error {
-    crate::error::Error::new(
-        MCP_NOT_BUILT,
-        format!("{} was built without its MCP server", registry.name),
-    )
-    .with_suggestion(
-        "rebuild with the `mcp` feature of pas-kit: `pas-kit = { version = \"...\", features = [\"mcp\"] }`",
-    )
-}
-
 #[cfg(test)]
 mod tests {
+    use std::ffi::OsString;
+
+    use pas_spec::Registry;
+
     use super::*;
 
     fn registry(commands: &str) -> Registry {
@@ -141,57 +101,58 @@ mod tests {
     const GET: &str = r#"{"name": "get", "description": "Gets.", "output": "object"}"#;
 
     #[test]
-    fn the_word_alone_asks_for_the_server() {
-        let registry = registry(GET);
+    fn the_word_asks_for_the_server_unless_it_asks_for_text() {
+        let get = registry(GET);
         let argv = |words: &[&str]| words.iter().map(OsString::from).collect::<Vec<_>>();
-        assert!(crate::parse::argv::wants_mcp(
-            &registry,
-            &argv(&["t", "mcp"])
-        ));
-        assert!(!crate::parse::argv::wants_mcp(
-            &registry,
-            &argv(&["t", "mcp", "x"])
-        ));
-        assert!(!crate::parse::argv::wants_mcp(
-            &registry,
-            &argv(&["t", "get"])
-        ));
-        assert!(crate::parse::argv::wants_mcp(
-            &registry,
-            &argv(&["t", "mcp", "--call-timeout", "5"])
-        ));
-        assert!(crate::parse::argv::wants_mcp(
-            &registry,
-            &argv(&["t", "mcp", "--call-timeout=0.5"])
-        ));
-        assert!(!crate::parse::argv::wants_mcp(
-            &registry,
-            &argv(&["t", "mcp", "--other", "5"])
-        ));
+        let wants = |words: &[&str]| crate::parse::argv::wants_mcp(&get, &argv(words));
+        assert!(wants(&["t", "mcp"]));
+        assert!(wants(&["t", "mcp", "--call-timeout", "5"]));
+        assert!(wants(&["t", "mcp", "--call-timeout=0.5"]));
+        // Any other word is the server's to refuse (`mcp_options::read`), not a command's.
+        assert!(wants(&["t", "mcp", "x"]));
+        assert!(wants(&["t", "mcp", "--other", "5"]));
+        assert!(!wants(&["t", "get"]));
+        // Text, not a server.
+        assert!(!wants(&["t", "mcp", "--print-config", "codex"]));
+        assert!(!wants(&["t", "mcp", "--help"]));
+        // A tool's own `mcp` command wins.
+        let own = registry(r#"{"name": "mcp", "description": "Its own.", "output": "object"}"#);
+        assert!(!crate::parse::argv::wants_mcp(&own, &argv(&["t", "mcp"])));
     }
 
     #[test]
     fn the_call_timeout_is_a_positive_number_of_seconds() {
-        let argv = |words: &[&str]| words.iter().map(OsString::from).collect::<Vec<_>>();
-        assert_eq!(call_timeout(&argv(&["t", "mcp"])).unwrap(), None);
+        let read = |words: &[&str]| {
+            let words: Vec<OsString> = words.iter().map(OsString::from).collect();
+            match crate::parse::mcp_options::read(&registry(GET), &words)? {
+                crate::parse::mcp_options::Asked::Run(m) => {
+                    crate::parse::mcp_options::call_timeout(&m)
+                }
+                crate::parse::mcp_options::Asked::Help(_) => panic!("help"),
+            }
+        };
+        assert_eq!(read(&[]).unwrap(), None);
         assert_eq!(
-            call_timeout(&argv(&["t", "mcp", "--call-timeout", "1.5"])).unwrap(),
+            read(&["--call-timeout", "1.5"]).unwrap(),
             Some(std::time::Duration::from_millis(1500))
         );
         assert_eq!(
-            call_timeout(&argv(&["t", "mcp", "--call-timeout=2"])).unwrap(),
+            read(&["--call-timeout=2"]).unwrap(),
             Some(std::time::Duration::from_secs(2))
         );
         for bad in ["0", "-1", "nan", "inf", "1e300", "soon", ""] {
-            let error = call_timeout(&argv(&["t", "mcp", "--call-timeout", bad])).unwrap_err();
+            let error = read(&["--call-timeout", bad]).unwrap_err();
             assert_eq!(error.code(), crate::codes::INVALID_ARGUMENT, "{bad}");
+        }
+        for bad in ["0", "nan", "inf", "1e300", "soon"] {
+            let error = read(&["--call-timeout", bad]).unwrap_err();
             assert!(error.message().contains("--call-timeout"), "{bad}");
         }
     }
 
     #[test]
     fn without_the_feature_the_error_says_how_to_turn_it_on() {
-        let error = not_built(&registry(GET));
+        let error = crate::parse::mcp_options::not_built(&registry(GET));
         assert_eq!(error.code(), MCP_NOT_BUILT);
         assert!(error.suggestion().unwrap().contains("features = [\"mcp\"]"));
     }

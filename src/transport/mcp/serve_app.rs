@@ -18,7 +18,17 @@ impl App {
         redactor: Redactor,
         argv: &[OsString],
     ) -> ExitCode {
-        let call_timeout = match crate::transport::mcp::call_timeout(argv) {
+        // The words after `mcp` are the server's own flags (`crate::parse::mcp_options`);
+        // `--print-config` and `--help` never reach here (`crate::parse::argv::wants_mcp`).
+        let words = argv.get(2..).unwrap_or(&[]);
+        let read =
+            crate::parse::mcp_options::read(&self.registry, words).and_then(|asked| match asked {
+                crate::parse::mcp_options::Asked::Run(matches) => {
+                    crate::parse::mcp_options::call_timeout(&matches)
+                }
+                crate::parse::mcp_options::Asked::Help(_) => Ok(None),
+            });
+        let call_timeout = match read {
             Ok(limit) => limit,
             Err(error) => {
                 eprintln!(

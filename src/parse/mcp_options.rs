@@ -1,0 +1,214 @@
+//! The words after `TOOL mcp`: the server's own flags (`--call-timeout`, `--print-config`,
+//! `--install`), parsed by clap from the `mcp` row of the surface table
+//! (`pas_spec::surface::BUILTIN_WORDS`), so `TOOL mcp --help` and every face say the same.
+
+use std::ffi::OsString;
+use std::time::Duration;
+
+use pas_spec::Registry;
+use pas_spec::faces::mcp_clients::McpClient;
+use pas_spec::surface::{MCP_CALL_TIMEOUT, MCP_INSTALL, MCP_PRINT_CONFIG, MCP_WORD};
+
+use crate::codes;
+use crate::error::Error;
+use crate::parse::flag_args;
+
+/// What the words after `mcp` ask for.
+#[derive(Debug)]
+pub(crate) enum Asked {
+    /// Serve (or, with `--print-config`, print or install a client's entry): the flags read.
+    Run(clap::ArgMatches),
+    /// `--help`: this text, on stdout.
+    Help(String),
+}
+
+/// The clap id of a row: its long name with `_` for `-`, as `Args` reads it.
+fn id(long: &str) -> String {
+    long.replace('-', "_")
+}
+
+/// The clap command of the `mcp` word, its args from the table's rows.
+fn command(registry: &Registry) -> clap::Command {
+    let row = pas_spec::surface::BUILTIN_WORDS
+        .iter()
+        .find(|b| b.word == MCP_WORD);
+    let mut cmd = clap::Command::new(format!("{} {MCP_WORD}", registry.name))
+        .no_binary_name(true)
+        .disable_version_flag(true)
+        .color(clap::ColorChoice::Never)
+        .about(row.map_or("", |b| b.meaning));
+    for flag in row.map_or(&[][..], |b| b.flags) {
+        let mut arg = flag_args::arg(id(flag.long), flag, flag.meaning);
+        if flag.long == MCP_PRINT_CONFIG.long {
+            arg = arg.value_parser(McpClient::ALL.map(McpClient::name));
+        }
+        if flag.long == MCP_INSTALL.long {
+            arg = arg.requires(id(MCP_PRINT_CONFIG.long));
+        }
+        cmd = cmd.arg(arg);
+    }
+    cmd
+}
+
+/// Reads `words`, the argv words after `mcp`. A word clap refuses is an `INVALID_ARGUMENT`
+/// error with clap's own sentence.
+pub(crate) fn read(registry: &Registry, words: &[OsString]) -> Result<Asked, Error> {
+    let mut cmd = command(registry);
+    match cmd.try_get_matches_from_mut(words) {
+        Ok(matches) => Ok(Asked::Run(matches)),
+        Err(error) if error.kind() == clap::error::ErrorKind::DisplayHelp => {
+            Ok(Asked::Help(cmd.render_help().to_string()))
+        }
+        Err(error) => {
+            // clap's sentence, on one line: what it says before its usage block.
+            let rendered = error.render().to_string();
+            let said = rendered.split("\n\n").next().unwrap_or_default();
+            let said = said.strip_prefix("error: ").unwrap_or(said);
+            let message = said.split_whitespace().collect::<Vec<_>>().join(" ");
+            Err(
+                Error::new(codes::INVALID_ARGUMENT, message).with_suggestion(format!(
+                    "`{} {MCP_WORD} --help` lists the server's flags",
+                    registry.name
+                )),
+            )
+        }
+    }
+}
+
+/// Whether argv words after `mcp` ask for text rather than a server: `--print-config` or
+/// `--help`/`-h` among them (before `--`). A call that asks for neither serves, and a word
+/// the server does not take is its error ([`read`]).
+pub(crate) fn answers_without_serving(words: &[OsString]) -> bool {
+    let print_config = format!("--{}", MCP_PRINT_CONFIG.long);
+    words
+        .iter()
+        .filter_map(|w| w.to_str())
+        .take_while(|w| *w != "--")
+        .any(|w| {
+            w == "--help"
+                || w == "-h"
+                || w == print_config
+                || w.strip_prefix(print_config.as_str())
+                    .is_some_and(|rest| rest.starts_with('='))
+        })
+}
+
+/// `--call-timeout`: the limit of a call whose command declares none; a value that is not a
+/// positive number of seconds is an `INVALID_ARGUMENT` error naming the flag. (Read by the
+/// server and by `--print-config`, both of the `mcp` feature.)
+#[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+pub(crate) fn call_timeout(matches: &clap::ArgMatches) -> Result<Option<Duration>, Error> {
+    let Some(value) = matches.get_one::<String>(&id(MCP_CALL_TIMEOUT.long)) else {
+        return Ok(None);
+    };
+    value
+        .parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .and_then(|s| Duration::try_from_secs_f64(s).ok())
+        .map(Some)
+        .ok_or_else(|| {
+            let flag = MCP_CALL_TIMEOUT.long;
+            Error::new(
+                codes::INVALID_ARGUMENT,
+                format!("--{flag} takes a positive number of seconds, not `{value}`"),
+            )
+            .with_suggestion(format!("e.g. `{MCP_WORD} --{flag} 30`"))
+        })
+}
+
+/// The error of `TOOL mcp` in a tool built without the server.
+#[cfg_attr(feature = "mcp", allow(dead_code))]
+pub(crate) fn not_built(registry: &Registry) -> Error {
+    Error::new(
+        pas_spec::runtime_codes::MCP_NOT_BUILT,
+        format!("{} was built without its MCP server", registry.name),
+    )
+    .with_suggestion(
+        "rebuild with the `mcp` feature of pas-kit: `pas-kit = { version = \"...\", features = [\"mcp\"] }`",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn registry() -> Registry {
+        let spec = r#"{"specVersion": 1, "name": "t", "version": "1.0.0", "summary": "A tool.",
+            "commands": [{"name": "get", "description": "Gets.", "output": "object"}]}"#;
+        let source = pas_spec::load::read_reader("t.json", spec.as_bytes()).unwrap();
+        pas_spec::load::parse(&source).unwrap()
+    }
+
+    fn words(words: &[&str]) -> Vec<OsString> {
+        words.iter().map(OsString::from).collect()
+    }
+
+    fn run(given: &[&str]) -> Result<clap::ArgMatches, Error> {
+        match read(&registry(), &words(given))? {
+            Asked::Run(matches) => Ok(matches),
+            Asked::Help(text) => panic!("help: {text}"),
+        }
+    }
+
+    #[test]
+    fn the_flags_are_the_rows_and_their_values_are_checked() {
+        assert_eq!(call_timeout(&run(&[]).unwrap()).unwrap(), None);
+        let limit = call_timeout(&run(&["--call-timeout", "2.5"]).unwrap()).unwrap();
+        assert_eq!(limit, Some(Duration::from_millis(2500)));
+        let zero = call_timeout(&run(&["--call-timeout=0"]).unwrap()).unwrap_err();
+        assert_eq!(zero.code(), codes::INVALID_ARGUMENT);
+        assert!(
+            zero.message()
+                .contains("positive number of seconds, not `0`")
+        );
+        let matches = run(&["--print-config", "vscode", "--install"]).unwrap();
+        assert_eq!(
+            matches
+                .get_one::<String>("print_config")
+                .map(String::as_str),
+            Some("vscode")
+        );
+        assert!(matches.get_flag("install"));
+    }
+
+    #[test]
+    fn a_word_the_server_does_not_take_is_an_argument_error_naming_it() {
+        for given in [
+            &["--bogus"][..],
+            &["extra"],
+            &["--print-config", "emacs"],
+            &["--install"],
+        ] {
+            let error = run(given).unwrap_err();
+            assert_eq!(error.code(), codes::INVALID_ARGUMENT, "{given:?}");
+            assert!(!error.message().is_empty(), "{given:?}");
+        }
+        let error = run(&["--print-config", "emacs"]).unwrap_err();
+        assert!(error.message().contains("emacs"), "{}", error.message());
+    }
+
+    #[test]
+    fn help_is_the_rows_meanings() {
+        let Asked::Help(text) = read(&registry(), &words(&["--help"])).unwrap() else {
+            panic!("no help");
+        };
+        for flag in [MCP_CALL_TIMEOUT, MCP_PRINT_CONFIG, MCP_INSTALL] {
+            assert!(text.contains(&format!("--{}", flag.long)), "{text}");
+        }
+        assert!(text.contains("claude-code"), "{text}");
+    }
+
+    #[test]
+    fn text_is_asked_by_print_config_or_help_only() {
+        assert!(answers_without_serving(&words(&[
+            "--print-config",
+            "codex"
+        ])));
+        assert!(answers_without_serving(&words(&["--print-config=codex"])));
+        assert!(answers_without_serving(&words(&["-h"])));
+        assert!(!answers_without_serving(&words(&["--call-timeout", "3"])));
+        assert!(!answers_without_serving(&words(&["--", "--help"])));
+        assert!(!answers_without_serving(&words(&["--print-configx"])));
+    }
+}
