@@ -175,3 +175,37 @@ fn the_printed_client_entry_starts_a_server_both_sdks_drive() {
     plan["calls"] = json!([call("item_get", json!({"id": 1}), None)]);
     run_clients(&plan);
 }
+
+/// The official Python SDK negotiates each protocol version it can ask for (issue 31, item 1):
+/// `auto` discovers the server and speaks 2026-07-28, a pinned 2026-07-28 too, and `legacy`
+/// the handshake's 2025-11-25; every connection lists the same tools and gets the same result
+/// of the same call.
+#[test]
+fn the_python_sdk_speaks_every_protocol_version_the_server_offers() {
+    let bin = Path::new(env!("CARGO_BIN_EXE_pas-runtime-demo"));
+    let plan = json!({
+        "command": bin, "args": mcp_support::SERVE, "env": {},
+        "modes": ["auto", "2026-07-28", "legacy"],
+        "tool": "item_get", "arguments": {"id": 1},
+    });
+    let Some(printed) = mcp_support::run_python("mcp_versions.py", &plan) else {
+        return;
+    };
+    let answers: serde_json::Value = serde_json::from_str(&printed).unwrap();
+    let versions: Vec<&str> = answers
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["version"].as_str().unwrap())
+        .collect();
+    assert_eq!(versions, ["2026-07-28", "2026-07-28", "2025-11-25"]);
+    for answer in answers.as_array().unwrap() {
+        assert_eq!(answer["tools"], answers[0]["tools"], "{answer}");
+        assert_eq!(answer["is_error"], false, "{answer}");
+        assert_eq!(
+            answer["structured"],
+            json!({"id": 1, "name": "item-1"}),
+            "{answer}"
+        );
+    }
+}

@@ -477,3 +477,99 @@ fn a_client_holding_an_old_schema_gets_schema_stale_with_the_current_hash() {
     peer.close_stdin();
     assert!(peer.exit_within(Duration::from_secs(5)).success());
 }
+
+/// The protocol version each client asks for is the one it gets (issue 31, item 1): a client
+/// of 2026-07-28 discovers the server and calls it statelessly, every result carrying
+/// `resultType` (which that version requires); a client with the `initialize` handshake gets
+/// the version it asks for when the server has it (2024-11-05 to 2025-11-25), else the newest
+/// with a handshake, and its results keep their old shape (no `resultType`).
+#[test]
+fn each_protocol_version_a_client_asks_for_is_negotiated() {
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
+    });
+    let mut peer = Peer::start(&[]);
+    let discovered = peer.request(1, "server/discover", json!({"_meta": meta}));
+    let versions = &discovered["result"]["supportedVersions"];
+    for version in [
+        "2024-11-05",
+        "2025-03-26",
+        "2025-06-18",
+        "2025-11-25",
+        "2026-07-28",
+    ] {
+        assert!(
+            versions.as_array().unwrap().contains(&json!(version)),
+            "{version}: {discovered}"
+        );
+    }
+    assert_eq!(
+        discovered["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "demo",
+        "{discovered}"
+    );
+    // Stateless: no handshake, the version in each request's `_meta`.
+    let listed = peer.request(2, "tools/list", json!({"_meta": meta}));
+    assert_eq!(listed["result"]["resultType"], "complete", "{listed}");
+    assert!(
+        listed["result"]["tools"]
+            .as_array()
+            .is_some_and(|t| !t.is_empty())
+    );
+    let called = peer.request(
+        3,
+        "tools/call",
+        json!({"name": "item_get", "arguments": {"id": 1}, "_meta": meta}),
+    );
+    assert_eq!(called["result"]["resultType"], "complete", "{called}");
+    assert_eq!(
+        called["result"]["structuredContent"],
+        json!({"id": 1, "name": "item-1"}),
+        "{called}"
+    );
+    peer.close_stdin();
+    assert!(peer.exit_within(Duration::from_secs(10)).success());
+
+    for (asked, answered) in [
+        ("2024-11-05", "2024-11-05"),
+        ("2025-03-26", "2025-03-26"),
+        ("2025-06-18", "2025-06-18"),
+        ("2025-11-25", "2025-11-25"),
+        // No handshake exists in 2026-07-28; an unknown version gets the newest known.
+        ("2026-07-28", "2025-11-25"),
+        ("2099-01-01", "2025-11-25"),
+    ] {
+        let mut peer = Peer::start(&[]);
+        let init = peer.request(
+            0,
+            "initialize",
+            json!({"protocolVersion": asked, "capabilities": {},
+                   "clientInfo": {"name": "raw", "version": "1"}}),
+        );
+        assert_eq!(
+            init["result"]["protocolVersion"], answered,
+            "{asked}: {init}"
+        );
+        peer.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        let listed = peer.request(1, "tools/list", json!({}));
+        assert!(
+            listed["result"].get("resultType").is_none(),
+            "{asked}: {listed}"
+        );
+        let called = call(&mut peer, 2, "item_get", json!({"id": 1}));
+        assert!(
+            called["result"].get("resultType").is_none(),
+            "{asked}: {called}"
+        );
+        assert_eq!(
+            called["result"]["structuredContent"]["id"], 1,
+            "{asked}: {called}"
+        );
+        peer.close_stdin();
+        assert!(
+            peer.exit_within(Duration::from_secs(10)).success(),
+            "{asked}"
+        );
+    }
+}

@@ -82,6 +82,34 @@ fn skipped(what: &str, how: &str) {
     eprintln!("\n!!!!!!!! SKIPPED an MCP client: {what} is missing. {how}\n");
 }
 
+/// Runs `script` (a file of `tests/`) with the Python MCP SDK on `plan` (written to a file, its
+/// path the script's argument) and returns what it printed; `None` when the SDK is missing
+/// outside CI (said on stderr), a failure when it is missing in CI.
+pub fn run_python(script: &str, plan: &Value) -> Option<String> {
+    let Some(python) = python() else {
+        skipped(
+            "the Python MCP SDK",
+            "python3 -m venv target/mcp-venv && target/mcp-venv/bin/pip install mcp==2.3.0",
+        );
+        return None;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("plan.json");
+    std::fs::write(&file, serde_json::to_vec(plan).unwrap()).unwrap();
+    let output = Command::new(python)
+        .arg(repo().join("tests").join(script))
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{script}: {}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    Some(String::from_utf8(output.stdout).unwrap())
+}
+
 /// Runs the plan through both clients, with the server's stdout and stderr also copied to
 /// files; returns everything the server wrote (for the secret canary).
 pub fn run_clients(plan: &Value) -> String {

@@ -203,13 +203,16 @@ impl Server {
         )?;
         info.instructions = Some(registry.summary.clone());
         let templates = if has_resources {
-            Some(typed(super::resources::templates(registry), "templates")?)
+            Some(typed(
+                complete(super::resources::templates(registry)),
+                "templates",
+            )?)
         } else {
             None
         };
         Ok(Server {
             info,
-            tools: typed(tools_list.clone(), "tools/list")?,
+            tools: typed(complete(tools_list.clone()), "tools/list")?,
             templates,
             schemas: super::stale::Schemas::of(registry, tools_list),
             queue,
@@ -391,7 +394,7 @@ impl ServerHandler for Server {
         let arguments = request.arguments.unwrap_or_default();
         let held = context.meta.get(META_SCHEMA_HASH).and_then(Value::as_str);
         if let Some(stale) = self.schemas.stale(&tool, held, &arguments) {
-            let value = self.schemas.stale_result(&tool, &stale);
+            let value = complete(self.schemas.stale_result(&tool, &stale));
             let result: CallToolResult = typed(value, "result").map_err(invalid_result)?;
             return Ok(CallToolResponse::Complete(result));
         }
@@ -407,7 +410,7 @@ impl ServerHandler for Server {
         };
         let mut value = self.submit(call, &context).await?;
         self.schemas.stamp(&tool, &mut value);
-        let result: CallToolResult = typed(value, "result").map_err(invalid_result)?;
+        let result: CallToolResult = typed(complete(value), "result").map_err(invalid_result)?;
         Ok(CallToolResponse::Complete(result))
     }
 
@@ -442,7 +445,7 @@ impl ServerHandler for Server {
         let value = self
             .submit(Request::ListResources { cursor }, &context)
             .await?;
-        typed(value, "resource list").map_err(invalid_result)
+        typed(complete(value), "resource list").map_err(invalid_result)
     }
 
     async fn read_resource(
@@ -460,9 +463,21 @@ impl ServerHandler for Server {
         let value = self
             .submit(Request::ReadResource { uri: request.uri }, &context)
             .await?;
-        let result: ReadResourceResult = typed(value, "resource").map_err(invalid_result)?;
+        let result: ReadResourceResult =
+            typed(complete(value), "resource").map_err(invalid_result)?;
         Ok(ReadResourceResponse::Complete(result))
     }
+}
+
+/// A result the server built as JSON, marked `resultType: "complete"`: protocol 2026-07-28
+/// requires the field on every result (a client on that version refuses a result without it),
+/// and rmcp takes it out again for a peer on an older version
+/// (`ServerResult::strip_result_type_for_legacy_peer`), whose results keep their old shape.
+fn complete(mut value: Value) -> Value {
+    if let Some(result) = value.as_object_mut() {
+        result.insert("resultType".to_owned(), json!("complete"));
+    }
+    value
 }
 
 /// A call's `_meta` `pas-kit/timeout`: a number of seconds (decimals allowed) from 0 (no limit of
