@@ -76,6 +76,7 @@ pub mod model;
 pub mod robot;
 pub mod runtime_codes;
 pub mod schema;
+mod shell_line;
 pub mod sorting;
 #[cfg(feature = "load")]
 pub mod source_map;

@@ -547,3 +547,35 @@ fn a_root_positional_tool_writes_its_built_ins_with_the_flag() {
         );
     }
 }
+
+/// Every input example the MCP export gives a tool (issue 31, item 5) is one the tool takes:
+/// valid against the tool's own `inputSchema`, and the specs' examples do give some.
+#[test]
+fn mcp_input_examples_are_valid_arguments_of_their_tool() {
+    let mut seen = 0;
+    for (stem, registry) in all_specs() {
+        let list = mcp::tools_list(&registry);
+        for tool in list["tools"].as_array().unwrap() {
+            let Some(examples) = tool["_meta"].get(mcp::META_INPUT_EXAMPLES) else {
+                continue;
+            };
+            let validator = jsonschema::validator_for(&tool["inputSchema"]).unwrap();
+            for example in examples.as_array().unwrap() {
+                let errors: Vec<String> = validator
+                    .iter_errors(example)
+                    .map(|e| e.to_string())
+                    .collect();
+                assert!(
+                    errors.is_empty(),
+                    "{stem} {}: {example} breaks its inputSchema: {errors:?}",
+                    tool["name"]
+                );
+                seen += 1;
+            }
+        }
+    }
+    assert!(
+        seen >= 20,
+        "only {seen} input examples in the example specs"
+    );
+}

@@ -29,7 +29,8 @@
 //! - `_meta`: the tool's version and a hash of the definition, and the command's declared
 //!   limits when it has any (`pas-kit/timeoutMs`, `pas-kit/maxOutputBytes`,
 //!   `pas-kit/maxInputBytes`) and lock (`pas-kit/lock`), what it masks and how to see it raw
-//!   (`pas-kit/masks`), so a client can
+//!   (`pas-kit/masks`), its examples as `tools/call` arguments (`pas-kit/inputExamples`), so a
+//!   client can
 //!   size its wait and its context before it calls. A call asks for a bound of its own with
 //!   `_meta: {"pas-kit/maxOutputBytes": N}` on `tools/call` (it may only lower the declared one).
 //!
@@ -91,6 +92,9 @@ pub const META_SCHEMA_HASH: &str = "pas-kit/schemaHash";
 /// The `_meta` key of the command's declared wall-clock limit, in milliseconds (absent when it
 /// declares none).
 pub const META_TIMEOUT_MS: &str = "pas-kit/timeoutMs";
+/// The `_meta` key of the command's examples as `tools/call` arguments (absent when it has none
+/// that read as a call of it): each one an `arguments` object a client can send as is.
+pub const META_INPUT_EXAMPLES: &str = "pas-kit/inputExamples";
 /// The `_meta` key of the command's declared output cap, in bytes (absent when none).
 pub const META_MAX_OUTPUT_BYTES: &str = "pas-kit/maxOutputBytes";
 /// The `_meta` key of what the command masks in its output and how to see it raw
@@ -143,6 +147,11 @@ fn tool(registry: &Registry, command: &Command) -> Value {
     }
     if let Some(lock) = &command.lock {
         meta[META_LOCK] = json!(lock);
+    }
+    // The command's examples as the arguments a client sends (issue 31, item 5).
+    let examples = super::mcp_examples::input_examples(registry, command);
+    if !examples.is_empty() {
+        meta[META_INPUT_EXAMPLES] = json!(examples);
     }
     if command
         .side_effects

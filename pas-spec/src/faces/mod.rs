@@ -21,6 +21,7 @@ mod llm_layout;
 pub mod masking;
 pub mod mcp;
 pub mod mcp_clients;
+mod mcp_examples;
 pub mod skill;
 mod words;
 

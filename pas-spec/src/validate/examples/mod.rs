@@ -5,7 +5,6 @@
 //! An exit code's `trigger` is checked the same way ([`triggers`]): `pas-gen conform` runs it.
 
 mod argv;
-mod shell;
 mod triggers;
 
 use crate::Parameter;
@@ -14,8 +13,8 @@ use super::context::Context;
 use super::report::{self, Pointer, Report};
 use super::secrets;
 
+use crate::shell_line::{self as shell, ShellError};
 use argv::{Cli, Selection, Target};
-use shell::ShellError;
 
 pub fn check(context: &Context, report: &mut Report) {
     let registry = context.registry;

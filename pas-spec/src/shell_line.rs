@@ -1,4 +1,5 @@
-//! From an example's shell line to the tool's own argv.
+//! From an example's shell line to the tool's own argv: the validator checks each example with
+//! it, and the MCP face turns each into a tool's input example (`faces::mcp_examples`).
 //!
 //! Examples are whole shell lines: `cat a.txt | word-counter --agent > counts.json`, or PAS's own
 //! `find . -name "*.md" | xargs word-counter --agent`. The line is split into words (shell-words
