@@ -25,6 +25,8 @@ struct Row {
     llm: usize,
     llm_lines: usize,
     mcp: usize,
+    /// Of `mcp`, what the tools' input examples (`_meta["pas-kit/inputExamples"]`) cost.
+    mcp_examples: usize,
 }
 
 fn count(bpe: &CoreBPE, text: &str) -> usize {
@@ -51,7 +53,14 @@ fn measure(bpe: &CoreBPE, path: &Path, registry: &Registry) -> Row {
         }
     }
     let doc = llm::render(registry);
-    let list = serde_json::to_string(&mcp::tools_list(registry)).expect("JSON");
+    let mut tools = mcp::tools_list(registry);
+    let list = serde_json::to_string(&tools).expect("JSON");
+    for tool in tools["tools"].as_array_mut().into_iter().flatten() {
+        if let Some(meta) = tool["_meta"].as_object_mut() {
+            meta.remove(mcp::META_INPUT_EXAMPLES);
+        }
+    }
+    let without_examples = serde_json::to_string(&tools).expect("JSON");
     Row {
         spec: path.file_name().unwrap().to_string_lossy().into_owned(),
         commands: registry.all_commands().len(),
@@ -61,6 +70,7 @@ fn measure(bpe: &CoreBPE, path: &Path, registry: &Registry) -> Row {
         llm: count(bpe, &doc),
         llm_lines: doc.lines().count(),
         mcp: count(bpe, &list),
+        mcp_examples: count(bpe, &list) - count(bpe, &without_examples),
     }
 }
 
@@ -97,14 +107,16 @@ fn table(rows: &[Row]) -> String {
          llm`). *MCP*: `pas-gen --agent mcp`, the compact `tools/list` JSON a server sends. \
          *Help core*: the agent help without COMMON PATTERNS, ERROR CODES and ANTI-PATTERNS, \
          which an MCP list has no field for. A one-command tool's MCP list is one small tool, so \
-         its whole agent help may cost more; its core must not (`pas-bench` tests both).\n\n",
+         its whole agent help may cost more; its core must not (`pas-bench` tests both). *Of \
+         which examples*: what the tools' input examples (`_meta[\"pas-kit/inputExamples\"]`, \
+         each example as `tools/call` arguments) add to the list.\n\n",
     );
-    out.push_str("| spec | commands | agent help | help core | + every command | .llm (lines) | MCP tools/list | help / MCP |\n");
-    out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    out.push_str("| spec | commands | agent help | help core | + every command | .llm (lines) | MCP tools/list | of which examples | help / MCP |\n");
+    out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for r in rows {
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} ({}) | {} | {:.2} |",
+            "| {} | {} | {} | {} | {} | {} ({}) | {} | {} | {:.2} |",
             r.spec,
             r.commands,
             r.help,
@@ -113,6 +125,7 @@ fn table(rows: &[Row]) -> String {
             r.llm,
             r.llm_lines,
             r.mcp,
+            r.mcp_examples,
             r.help as f64 / r.mcp as f64
         );
     }

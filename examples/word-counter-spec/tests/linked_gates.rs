@@ -16,22 +16,36 @@ fn the_spec_first_tool_links_only_what_its_spec_declares() {
     assert!(symbols.contains("PasProfile"), "no symbols read");
     for absent in [
         // no value constraint, requirement or credential
-        "pas::declared::constraints::check",
-        "pas::declared::requirements::",
+        "pas::run::declared::constraints::check",
+        "pas::run::declared::requirements::",
         "regex_lite::",
         // no input schema
-        "pas::schema_check",
+        "pas::guards::schema_check::",
         // no filesystem or background side effect
-        "pas::cleanup::",
-        "pas::kept_children::record_in",
+        "pas::builtins::cleanup::",
+        "pas::services::children::kept_children::record_in",
         // no lock
-        "pas::lock::Lock",
+        "pas::services::lock::Lock::take",
         // nothing to confirm
-        "pas::builtins::guard::check",
+        "pas::run::guard::check",
         // no job command, nothing that changes state
-        "pas::jobs::run::finish_run",
-        "pas::idempotency::begin",
+        "pas::services::jobs::run::finish_run",
+        "pas::services::idempotency::begin",
     ] {
+        // The path is the runtime's (a moved file would make this check pass vacuously).
+        let module = absent.trim_start_matches("pas::").trim_end_matches("::");
+        let parts: Vec<&str> = module.split("::").collect();
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../src");
+        if absent.starts_with("pas::") {
+            let found = (1..=parts.len()).rev().any(|n| {
+                let dir = parts[..n].join("/");
+                src.join(format!("{dir}.rs")).exists() || src.join(&dir).join("mod.rs").exists()
+            });
+            assert!(
+                found,
+                "{absent} names no module of src/: this test's paths went stale"
+            );
+        }
         let found: Vec<&str> = symbols
             .lines()
             .filter(|l| l.contains(absent))
