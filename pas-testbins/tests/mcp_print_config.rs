@@ -130,12 +130,17 @@ fn install_adds_the_entry_keeps_the_rest_and_backs_up_the_earlier_bytes() {
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
     let before = "{\n  \"inputs\": [{\"id\": \"key\", \"type\": \"promptString\"}],\n  \"servers\": {\"other\": {\"type\": \"stdio\", \"command\": \"other\"}}\n}\n";
     std::fs::write(&file, before).unwrap();
+    // A file kept private stays private.
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
 
     let out = demo(
         dir.path(),
         &["--agent", "mcp", "--print-config", "vscode", "--install"],
     );
     assert!(out.status.success(), "{out:?}");
+    let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
     let answer = json_of(&out.stdout);
     assert_eq!(answer["changed"], true);
     assert_eq!(answer["replaced"], false);

@@ -7,7 +7,7 @@
 //! `{client, file, format, config}`. `--install` adds it to the client's file: the file's other
 //! entries and keys stay as they are (JSON keys in their order; TOML comments and layout too),
 //! its earlier bytes are copied to `FILE.bak-YYYYMMDD-HHMMSS` first, and the new bytes replace
-//! it in one rename. A file that does not parse is an error that writes nothing; an entry that
+//! it in one rename, its permissions kept (`crate::services::atomic_file`). A file that does not parse is an error that writes nothing; an entry that
 //! is already the same writes nothing either.
 
 use std::path::{Path, PathBuf};
@@ -189,7 +189,8 @@ fn install(client: McpClient, file: &Path, name: &str, entry: &Value) -> Result<
         Some(bytes) => Some(back_up(file, bytes)?),
         None => None,
     };
-    replace(file, after.as_bytes())?;
+    crate::services::atomic_file::write_atomic(file, after.as_bytes())
+        .map_err(|err| Error::general(format!("cannot write {}: {err}", file.display())))?;
     Ok(Installed {
         changed: true,
         replaced,
@@ -264,18 +265,12 @@ fn merge_toml(
     let mut doc: toml_edit::DocumentMut = text
         .parse()
         .map_err(|err: toml_edit::TomlError| unreadable(client, file, err.message().to_owned()))?;
-    let old = doc
-        .get(key)
-        .and_then(|servers| servers.get(name))
-        .map(|item| item.to_string());
-    let mut probe = toml_edit::DocumentMut::new();
-    set_toml_entry(&mut probe, key, name, entry)?;
-    let same = doc
-        .get(key)
-        .and_then(|s| s.get(name))
+    let old = doc.get(key).and_then(|servers| servers.get(name));
+    let replaced = old.is_some();
+    if old
         .and_then(toml_edit::Item::as_table_like)
-        .is_some_and(|table| same_entry(table, entry));
-    if same {
+        .is_some_and(|table| same_entry(table, entry))
+    {
         return Ok((None, false));
     }
     if doc.get(key).is_some_and(|servers| !servers.is_table_like()) {
@@ -286,7 +281,7 @@ fn merge_toml(
         ));
     }
     set_toml_entry(&mut doc, key, name, entry)?;
-    Ok((Some(doc.to_string()), old.is_some()))
+    Ok((Some(doc.to_string()), replaced))
 }
 
 /// Whether a TOML server table says what `entry` says (its `command` and `args`, nothing
@@ -371,30 +366,4 @@ fn back_up(file: &Path, bytes: &[u8]) -> Result<PathBuf, Error> {
         "too many backups of {} already",
         file.display()
     )))
-}
-
-/// Writes `bytes` beside `file` and renames it over the file in one step, keeping the file's
-/// permissions: a reader sees the old bytes or the new, never a part.
-fn replace(file: &Path, bytes: &[u8]) -> Result<(), Error> {
-    use std::io::Write;
-    let fail =
-        |err: std::io::Error| Error::general(format!("cannot write {}: {err}", file.display()));
-    let dir = file.parent().unwrap_or(Path::new("."));
-    let mut temp = tempfile::Builder::new()
-        .prefix(".pas-install-")
-        .tempfile_in(dir)
-        .map_err(fail)?;
-    temp.write_all(bytes)
-        .and_then(|()| temp.as_file().sync_all())
-        .map_err(fail)?;
-    let permissions = match std::fs::metadata(file) {
-        Ok(meta) => meta.permissions(),
-        Err(_) => {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::Permissions::from_mode(0o644)
-        }
-    };
-    std::fs::set_permissions(temp.path(), permissions).map_err(fail)?;
-    temp.persist(file).map_err(|err| fail(err.error))?;
-    Ok(())
 }

@@ -2,6 +2,7 @@
 //! records, the declared lock and the network's proxy settings. Services take plain values (a
 //! path, a redactor, a registry); they never see the call's state, a profile or a `Context`.
 
+pub(crate) mod atomic_file;
 pub(crate) mod children;
 pub(crate) mod idempotency;
 pub(crate) mod jobs;

@@ -152,7 +152,8 @@ impl Session {
     pub fn write_artifact(&self, name: &str, bytes: &[u8]) -> Result<(), Error> {
         let inner = self.lock();
         let path = inner.artifact_path(name)?;
-        store::write_atomic(&path, bytes).map_err(|e| inner.io_error(&path, &e))
+        crate::services::atomic_file::write_atomic(&path, bytes)
+            .map_err(|e| inner.io_error(&path, &e))
     }
 
     /// Reads an artifact the session has.
@@ -221,7 +222,8 @@ impl Inner {
     fn save(&mut self) -> Result<(), Error> {
         let path = self.store.manifest_path(&self.manifest.session_id);
         let bytes = self.manifest.to_bytes();
-        store::write_atomic(&path, &bytes).map_err(|e| self.io_error(&path, &e))
+        crate::services::atomic_file::write_atomic(&path, &bytes)
+            .map_err(|e| self.io_error(&path, &e))
     }
 
     fn artifact_path(&self, name: &str) -> Result<PathBuf, Error> {

@@ -1,7 +1,7 @@
-//! Where sessions live, and how files there are written (atomically).
+//! Where sessions live (their files are written whole: `crate::services::atomic_file`).
 
-use std::fs::{self, File};
-use std::io::{self, Write};
+use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -81,48 +81,4 @@ impl Store {}
 
 pub(crate) fn is_session_id(id: &str, prefix: &str) -> bool {
     id::is_id(id, prefix)
-}
-
-/// Writes `bytes` to `path` so that readers see the old file or the new one, never a part:
-/// a temporary file beside it, fsync, rename over, fsync the directory.
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let written = (|| {
-        let mut file = File::create(&temp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        fs::rename(&temp, path)?;
-        // The rename itself is durable once the directory is.
-        File::open(dir)?.sync_all()
-    })();
-    if written.is_err() {
-        let _ = fs::remove_file(&temp);
-    }
-    written
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn atomic_writes_replace_whole_files_and_leave_no_temporary() {
-        let dir = std::env::temp_dir().join(format!("pas-store-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("manifest.json");
-        write_atomic(&path, b"{\"a\":1}").unwrap();
-        write_atomic(&path, b"{\"a\":2}").unwrap();
-        assert_eq!(std::fs::read(&path).unwrap(), b"{\"a\":2}");
-        let names: Vec<String> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        assert_eq!(names, ["manifest.json"]);
-        let _ = std::fs::remove_dir_all(&dir);
-    }
 }
