@@ -227,3 +227,36 @@ fn a_thousand_commands_validate_without_a_diagnostic() {
     let registry: pas_spec::Registry = serde_json::from_value(spec).unwrap();
     assert_eq!(validate(&registry), []);
 }
+
+/// An example may use every flag the runtime gives its command, as the surface table lists it
+/// (issue 30, item 4): `--wait` on a job, `--idempotency-key` and `--input-file` on a write
+/// that reads stdin, `--timeout` everywhere (the tool owns no flag of that name), `--dry-run`
+/// and `--force` on a destructive command. A flag no row gives is still refused (E073).
+#[test]
+fn examples_take_the_runtime_flags_the_table_gives_their_command() {
+    let spec = |example: &str| {
+        json!({
+            "specVersion": 1, "name": "shelf", "version": "1.0.0", "summary": "A shelf.",
+            "commands": [
+                {"name": "item.add", "description": "Add an item from stdin.", "effect": "write",
+                 "idempotent": false, "stdin": "optional",
+                 "inputSchema": {"type": "object", "properties": {"name": {"type": "string"}}},
+                 "examples": [{"command": example}]},
+                {"name": "item.index", "description": "Rebuild the index.", "effect": "write",
+                 "output": "job", "examples": [{"command": "shelf --agent item index --wait --timeout 30"}]},
+                {"name": "item.drop", "description": "Drop every item.", "effect": "destructive",
+                 "idempotent": false, "dryRun": true,
+                 "examples": [{"command": "shelf --agent item drop --dry-run"}, {"command": "shelf --agent item drop --force"}]}
+            ]
+        })
+    };
+    let registry: pas_spec::Registry = serde_json::from_value(spec(
+        "shelf --agent item add --input-file item.json --idempotency-key k1 --timeout 5",
+    ))
+    .unwrap();
+    assert_eq!(validate(&registry), []);
+    let registry: pas_spec::Registry =
+        serde_json::from_value(spec("shelf --agent item add --wait")).unwrap();
+    let codes: Vec<&str> = validate(&registry).into_iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["E073"], "--wait is a job's flag only");
+}
