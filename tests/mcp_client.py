@@ -3,6 +3,7 @@
 The plan (JSON, the file named by argv[1]) is written by the Rust test tests/mcp_clients.rs:
 
     {"command": PATH, "args": ["--builtin", "mcp"], "env": {...},
+     "url": "http://127.0.0.1:PORT/mcp" | absent,  # a server already listening: HTTP, not stdio
      "tools": {"tools": [...]},                 # what tools/list must equal (`pas-gen mcp`)
      "calls": [{"tool", "arguments", "error": null | CODE, "meta": {...}?}],
      "resources": {"read": [URI...], "missing": URI} | null,
@@ -23,6 +24,7 @@ import time
 import jsonschema
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
 
 failures = []
 checks = 0
@@ -39,11 +41,18 @@ def dump(model):
     return model.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
-async def run(plan):
+def connect(plan):
+    """The plan's server: over streamable HTTP when it gives a URL, else spawned on stdio."""
+    if plan.get("url"):
+        return streamable_http_client(plan["url"])
     params = StdioServerParameters(
         command=plan["command"], args=plan.get("args", ["--builtin", "mcp"]), env=plan.get("env") or {}
     )
-    async with stdio_client(params) as (read, write):
+    return stdio_client(params)
+
+
+async def run(plan):
+    async with connect(plan) as (read, write):
         async with ClientSession(read, write) as session:
             init = await session.initialize()
             check(init.server_info.name == plan["tools_name"], f"server name {init.server_info.name}")

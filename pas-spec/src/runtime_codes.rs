@@ -18,6 +18,8 @@ pub const FORCE_REQUIRED: &str = crate::surface::FORCE_REQUIRED;
 pub const FEATURE_NOT_BUILT: &str = "FEATURE_NOT_BUILT";
 /// `TOOL mcp` in a tool built without the `mcp` feature.
 pub const MCP_NOT_BUILT: &str = "MCP_NOT_BUILT";
+/// `TOOL mcp --http ADDR` could not listen on ADDR (taken, or not this machine's).
+pub const MCP_LISTEN_FAILED: &str = "MCP_LISTEN_FAILED";
 /// The MCP client left before the session began.
 pub const MCP_SESSION_ENDED: &str = "MCP_SESSION_ENDED";
 /// An MCP call the client cancelled, or that the session's end left unrun.
@@ -54,6 +56,7 @@ pub static RUNTIME_CODES: &[&str] = &[
     FORCE_REQUIRED,
     FEATURE_NOT_BUILT,
     MCP_NOT_BUILT,
+    MCP_LISTEN_FAILED,
     MCP_SESSION_ENDED,
     CANCELLED,
     SCHEMA_STALE,

@@ -132,8 +132,31 @@ pub const MCP_INSTALL: RuntimeFlag = RuntimeFlag {
               a backup beside it first.",
     machine_output: false,
 };
+/// `mcp --http ADDR`: serve MCP's streamable HTTP instead of stdio.
+pub const MCP_HTTP: RuntimeFlag = RuntimeFlag {
+    long: "http",
+    value: Some("addr"),
+    // The sentence names the tool's own token variable: see `meaning_in`.
+    meaning: "",
+    machine_output: false,
+};
+/// `mcp --http ADDR --allow-origin ORIGIN`: a browser origin the HTTP server also accepts.
+pub const MCP_ALLOW_ORIGIN: RuntimeFlag = RuntimeFlag {
+    long: "allow-origin",
+    value: Some("origin"),
+    meaning: "With --http: also accept requests whose Origin header is ORIGIN (scheme://host, \
+              :port or :*); repeatable. Loopback origins are always accepted, any other is \
+              refused with 403.",
+    machine_output: false,
+};
 /// The flags of the `mcp` word.
-static MCP_FLAGS: &[RuntimeFlag] = &[MCP_CALL_TIMEOUT, MCP_PRINT_CONFIG, MCP_INSTALL];
+static MCP_FLAGS: &[RuntimeFlag] = &[
+    MCP_CALL_TIMEOUT,
+    MCP_PRINT_CONFIG,
+    MCP_INSTALL,
+    MCP_HTTP,
+    MCP_ALLOW_ORIGIN,
+];
 
 /// The word that lists what a tool's declared filesystem side effects left and removes it when
 /// confirmed (CLI Agent Spec failure mode 30). Not a row of [`BUILTIN_WORDS`]: a tool has it
@@ -1017,6 +1040,13 @@ impl Surface {
 pub fn meaning_in(flag: &RuntimeFlag, registry: &Registry) -> String {
     if flag.long == CONFIG.long && flag.meaning.is_empty() {
         config_meaning(registry)
+    } else if flag.long == MCP_HTTP.long && flag.meaning.is_empty() {
+        format!(
+            "Serve MCP over streamable HTTP at ADDR (a port, or IP:PORT; loopback unless the IP \
+             says otherwise) on the path /mcp, statelessly, instead of stdio. Any other address \
+             needs a bearer token in ${}, which every request must then carry.",
+            crate::faces::mcp_token_env_var(&registry.name)
+        )
     } else {
         flag.meaning.to_owned()
     }

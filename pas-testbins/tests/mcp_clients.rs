@@ -8,7 +8,7 @@ mod mcp_support;
 
 use std::path::Path;
 
-use mcp_support::{call, plan, run_clients, run_clients_counted};
+use mcp_support::{call, plan, run_clients, run_clients_counted, run_clients_over_http};
 use serde_json::json;
 
 const CANARY: &str = "canary-7f3a9c1e5b";
@@ -66,6 +66,12 @@ fn weather_through_both_sdks() {
     plan["calls"][8]["items"] = json!(3);
     let written = run_clients(&plan);
     assert!(!written.contains(CANARY), "the secret leaked: {written}");
+    // The same plan over streamable HTTP: same results, and no secret in any reply.
+    let written = run_clients_over_http(&plan);
+    assert!(
+        !written.contains(CANARY),
+        "the secret leaked over HTTP: {written}"
+    );
 }
 
 #[test]
@@ -112,6 +118,12 @@ fn demo_progress_panics_and_cancellation() {
     });
     let written = run_clients(&plan);
     assert!(!written.contains(CANARY), "the secret leaked: {written}");
+    // The same plan over streamable HTTP: same results, and no secret in any reply.
+    let written = run_clients_over_http(&plan);
+    assert!(
+        !written.contains(CANARY),
+        "the secret leaked over HTTP: {written}"
+    );
 }
 
 /// Calls that wait for each other (each leaves a mark, then waits for the other's) succeed
@@ -146,6 +158,15 @@ fn concurrent_calls_are_served_at_the_same_time() {
         }
         let marks = std::fs::read_dir(&place).unwrap().count();
         assert_eq!(marks, party, "{client}: every call left its mark");
+        // Over HTTP, each call its own request: the server still runs them together.
+        let place = dir.path().join(format!("{client}-http"));
+        std::fs::create_dir(&place).unwrap();
+        plan["concurrent"] = json!([0, 1, 2].map(|n| json!({"tool": "meet", "arguments": {
+            "dir": place, "name": format!("h{n}"), "party": party, "patience": 20,
+        }})));
+        run_clients_over_http(&plan);
+        let marks = std::fs::read_dir(&place).unwrap().count();
+        assert_eq!(marks, party, "{client} over HTTP: every call left its mark");
     }
 }
 

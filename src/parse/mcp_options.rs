@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use pas_spec::Registry;
 use pas_spec::faces::mcp_clients::McpClient;
-use pas_spec::surface::{MCP_CALL_TIMEOUT, MCP_INSTALL, MCP_PRINT_CONFIG, MCP_WORD};
+use pas_spec::surface::{
+    MCP_ALLOW_ORIGIN, MCP_CALL_TIMEOUT, MCP_HTTP, MCP_INSTALL, MCP_PRINT_CONFIG, MCP_WORD,
+};
 
 use crate::codes;
 use crate::error::Error;
@@ -38,12 +40,18 @@ fn command(registry: &Registry) -> clap::Command {
         .color(clap::ColorChoice::Never)
         .about(row.map_or("", |b| b.meaning));
     for flag in row.map_or(&[][..], |b| b.flags) {
-        let mut arg = flag_args::arg(id(flag.long), flag, flag.meaning);
+        let meaning = pas_spec::surface::meaning_in(flag, registry);
+        let mut arg = flag_args::arg(id(flag.long), flag, meaning);
         if flag.long == MCP_PRINT_CONFIG.long {
             arg = arg.value_parser(McpClient::ALL.map(McpClient::name));
         }
         if flag.long == MCP_INSTALL.long {
             arg = arg.requires(id(MCP_PRINT_CONFIG.long));
+        }
+        if flag.long == MCP_ALLOW_ORIGIN.long {
+            arg = arg
+                .action(clap::ArgAction::Append)
+                .requires(id(MCP_HTTP.long));
         }
         cmd = cmd.arg(arg);
     }
@@ -115,6 +123,34 @@ pub(crate) fn call_timeout(matches: &clap::ArgMatches) -> Result<Option<Duration
             )
             .with_suggestion(format!("e.g. `{MCP_WORD} --{flag} 30`"))
         })
+}
+
+/// `--http ADDR`, as given (read into an address by the HTTP transport, which knows the
+/// forms it takes), with the `--allow-origin` values.
+#[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+pub(crate) fn http(matches: &clap::ArgMatches) -> Option<(String, Vec<String>)> {
+    let addr = matches.get_one::<String>(&id(MCP_HTTP.long))?;
+    let origins = matches
+        .get_many::<String>(&id(MCP_ALLOW_ORIGIN.long))
+        .map(|values| values.cloned().collect())
+        .unwrap_or_default();
+    Some((addr.clone(), origins))
+}
+
+/// The error of `TOOL mcp --http` in a tool built with the server but without its HTTP
+/// transport.
+#[cfg_attr(any(not(feature = "mcp"), feature = "mcp-http"), allow(dead_code))]
+pub(crate) fn http_not_built(registry: &Registry) -> Error {
+    Error::new(
+        pas_spec::runtime_codes::FEATURE_NOT_BUILT,
+        format!(
+            "{} was built without MCP's HTTP transport (`{MCP_WORD} --{}`)",
+            registry.name, MCP_HTTP.long
+        ),
+    )
+    .with_suggestion(
+        "rebuild with the `mcp-http` feature of pas-kit: `pas-kit = { version = \"...\", features = [\"mcp-http\"] }`; without it the server speaks stdio",
+    )
 }
 
 /// The error of `TOOL mcp` in a tool built without the server.

@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import Ajv from "ajv";
 
 const plan = JSON.parse(readFileSync(process.argv[2], "utf8"));
@@ -21,12 +22,15 @@ const check = (condition, what) => {
 
 const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
 
-const transport = new StdioClientTransport({
-  command: plan.command,
-  args: plan.args ?? ["--builtin", "mcp"],
-  env: { ...process.env, ...(plan.env ?? {}) },
-  stderr: "inherit",
-});
+// A plan with a `url` names a server already listening (streamable HTTP); else it is spawned.
+const transport = plan.url
+  ? new StreamableHTTPClientTransport(new URL(plan.url))
+  : new StdioClientTransport({
+      command: plan.command,
+      args: plan.args ?? ["--builtin", "mcp"],
+      env: { ...process.env, ...(plan.env ?? {}) },
+      stderr: "inherit",
+    });
 const client = new Client({ name: "pas-mcp-ts-client", version: "1.0.0" });
 await client.connect(transport);
 check(client.getServerVersion()?.name === plan.tools_name, "server name");

@@ -147,51 +147,7 @@ pub fn run_clients_counted(plan: &Value) -> (String, usize) {
     let file = dir.path().join("plan.json");
     std::fs::write(&file, serde_json::to_vec(&traced).unwrap()).unwrap();
 
-    // `only`: one client per plan (a plan that changes a store runs once per client).
-    let only = plan["only"].as_str();
-    let mut ran = 0;
-    match python().filter(|_| only != Some("node")) {
-        Some(python) => {
-            let output = Command::new(python)
-                .arg(repo().join("tests/mcp_client.py"))
-                .arg(&file)
-                .output()
-                .unwrap();
-            assert!(
-                output.status.success(),
-                "Python SDK: {}\n{}",
-                String::from_utf8_lossy(&output.stdout),
-                String::from_utf8_lossy(&output.stderr)
-            );
-            ran += 1;
-        }
-        None if only == Some("node") => {}
-        None => skipped(
-            "the Python MCP SDK",
-            "python3 -m venv target/mcp-venv && target/mcp-venv/bin/pip install mcp==2.3.0",
-        ),
-    }
-    match node_client().filter(|_| only != Some("python")) {
-        Some(client) => {
-            let output = Command::new("node")
-                .arg(client)
-                .arg(&file)
-                .output()
-                .unwrap();
-            assert!(
-                output.status.success(),
-                "TypeScript SDK: {}\n{}",
-                String::from_utf8_lossy(&output.stdout),
-                String::from_utf8_lossy(&output.stderr)
-            );
-            ran += 1;
-        }
-        None if only == Some("python") => {}
-        None => skipped(
-            "the TypeScript MCP SDK",
-            "npm ci --prefix tests/mcp-ts-client",
-        ),
-    }
+    let ran = drive(&file, plan["only"].as_str());
     let mut written = std::fs::read_to_string(&out).unwrap_or_default();
     written.push_str(&std::fs::read_to_string(&err).unwrap_or_default());
     assert!(ran == 0 || !written.is_empty(), "the server wrote nothing");
@@ -318,4 +274,155 @@ pub fn envelope_meaning(envelope: &Value) -> Value {
         Some(error) => json!({"error": {"code": error["code"], "message": error["message"]}}),
         None => json!({ "data": envelope["data"] }),
     }
+}
+
+/// Runs the plan file through each client it asks for (`only`: one client per plan, for a
+/// plan that changes a store); says how many ran.
+fn drive(file: &Path, only: Option<&str>) -> usize {
+    let mut ran = 0;
+    match python().filter(|_| only != Some("node")) {
+        Some(python) => {
+            let output = Command::new(python)
+                .arg(repo().join("tests/mcp_client.py"))
+                .arg(file)
+                .output()
+                .unwrap();
+            assert!(
+                output.status.success(),
+                "Python SDK: {}\n{}",
+                String::from_utf8_lossy(&output.stdout),
+                String::from_utf8_lossy(&output.stderr)
+            );
+            ran += 1;
+        }
+        None if only == Some("node") => {}
+        None => skipped(
+            "the Python MCP SDK",
+            "python3 -m venv target/mcp-venv && target/mcp-venv/bin/pip install mcp==2.3.0",
+        ),
+    }
+    match node_client().filter(|_| only != Some("python")) {
+        Some(client) => {
+            let output = Command::new("node").arg(client).arg(file).output().unwrap();
+            assert!(
+                output.status.success(),
+                "TypeScript SDK: {}\n{}",
+                String::from_utf8_lossy(&output.stdout),
+                String::from_utf8_lossy(&output.stderr)
+            );
+            ran += 1;
+        }
+        None if only == Some("python") => {}
+        None => skipped(
+            "the TypeScript MCP SDK",
+            "npm ci --prefix tests/mcp-ts-client",
+        ),
+    }
+    ran
+}
+
+/// A server listening on streamable HTTP (`TOOL mcp --http 127.0.0.1:0`), started by the test
+/// and ended (by its pid) when dropped.
+pub struct HttpServer {
+    pub child: std::process::Child,
+    /// `http://127.0.0.1:PORT/mcp`, from the server's `listening` line.
+    pub url: String,
+    /// What the server wrote on stderr so far (after the `listening` line).
+    pub stderr: std::sync::Arc<std::sync::Mutex<String>>,
+}
+
+impl HttpServer {
+    /// Starts `bin` serving HTTP with `args` after `--http 127.0.0.1:0`, and `env`.
+    pub fn start(bin: &Path, args: &[&str], env: &[(&str, &str)]) -> HttpServer {
+        use std::io::BufRead;
+        let mut child = Command::new(bin)
+            .args(SERVE)
+            .args(["--http", "127.0.0.1:0"])
+            .args(args)
+            .envs(env.iter().copied())
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines = std::io::BufReader::new(child.stderr.take().unwrap()).lines();
+        let first = lines.next().and_then(Result::ok).unwrap_or_default();
+        let listening: Value = serde_json::from_str(&first).unwrap_or_else(|_| {
+            panic!("the server's first stderr line is not its address: {first}")
+        });
+        let url = listening["listening"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no `listening` in {first}"))
+            .to_owned();
+        let stderr = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let copy = stderr.clone();
+        std::thread::spawn(move || {
+            for line in lines.map_while(Result::ok) {
+                let mut text = copy.lock().unwrap();
+                text.push_str(&line);
+                text.push('\n');
+            }
+        });
+        HttpServer { child, url, stderr }
+    }
+
+    /// The `host:port` the server listens on.
+    pub fn authority(&self) -> &str {
+        let rest = self.url.strip_prefix("http://").unwrap();
+        rest.split('/').next().unwrap()
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Runs the plan through both clients over streamable HTTP, against one server the test
+/// starts (`TOOL mcp --http`); returns everything the server wrote, on stdout (which must stay
+/// empty: HTTP carries the protocol) and stderr.
+pub fn run_clients_over_http(plan: &Value) -> String {
+    let bin = PathBuf::from(plan["command"].as_str().unwrap());
+    let env: Vec<(String, String)> = plan["env"]
+        .as_object()
+        .map(|env| {
+            env.iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let extra: Vec<&str> = plan["args"]
+        .as_array()
+        .map(|args| {
+            args.iter()
+                .filter_map(Value::as_str)
+                .skip(SERVE.len())
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut server = HttpServer::start(&bin, &extra, &env);
+    let mut traced = plan.clone();
+    traced["url"] = server.url.clone().into();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("plan.json");
+    std::fs::write(&file, serde_json::to_vec(&traced).unwrap()).unwrap();
+    drive(&file, plan["only"].as_str());
+    let _ = server.child.kill();
+    let _ = server.child.wait();
+    let mut stdout = String::new();
+    if let Some(mut out) = server.child.stdout.take() {
+        use std::io::Read;
+        let _ = out.read_to_string(&mut stdout);
+    }
+    assert!(
+        stdout.is_empty(),
+        "an HTTP server wrote on stdout: {stdout}"
+    );
+    // Let the copying thread take the last lines.
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    let written = server.stderr.lock().unwrap().clone();
+    written
 }

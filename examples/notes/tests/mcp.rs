@@ -7,7 +7,7 @@ mod mcp_support;
 
 use std::path::{Path, PathBuf};
 
-use mcp_support::{Session, call, plan, run_clients};
+use mcp_support::{Session, call, plan, run_clients, run_clients_over_http};
 use serde_json::json;
 
 fn store(dir: &Path) -> PathBuf {
@@ -121,18 +121,29 @@ fn notes_through_both_sdks() {
         "read": ["notes:///notebooks/inbox/milk", "notes:///notebooks/recipes/bread"],
         "missing": "notes:///notebooks/inbox/nope",
     });
-    for client in ["python", "node"] {
+    // Each client over stdio, then over streamable HTTP, each on a store of its own.
+    for (client, http) in [
+        ("python", false),
+        ("node", false),
+        ("python", true),
+        ("node", true),
+    ] {
         let mut plan = plan.clone();
-        let store = store(&dir.path().join(client));
+        let place = dir.path().join(format!("{client}-{http}"));
+        let store = store(&place);
         let fifo = store.join("inbox/pipe.json");
         let made = std::process::Command::new("mkfifo").arg(&fifo).status();
         assert!(made.unwrap().success());
         plan["env"] = json!({
             "NOTES_STORE": store,
-            "XDG_STATE_HOME": dir.path().join(client).join("state"),
+            "XDG_STATE_HOME": place.join("state"),
         });
         plan["only"] = client.into();
-        run_clients(&plan);
+        if http {
+            run_clients_over_http(&plan);
+        } else {
+            run_clients(&plan);
+        }
     }
 }
 

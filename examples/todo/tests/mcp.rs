@@ -1,13 +1,14 @@
 //! todo (compose profile) served over MCP (`todo mcp`), driven by the official Python and
 //! TypeScript SDKs: tools/list equals `pas-gen mcp`, every command with valid and invalid
-//! arguments, the destructive guard as a `force` argument, structured input as `input`.
+//! arguments, the destructive guard as a `force` argument, structured input as `input`; over
+//! stdio and over streamable HTTP alike.
 
 #[path = "../../../tests/mcp_support/mod.rs"]
 mod mcp_support;
 
 use std::path::Path;
 
-use mcp_support::{call, plan, run_clients};
+use mcp_support::{call, plan, run_clients, run_clients_over_http};
 use serde_json::json;
 
 #[test]
@@ -71,6 +72,9 @@ fn todo_through_both_sdks() {
         plan["env"] = json!({ "TODO_DB": db });
         plan["only"] = client.into();
         run_clients(&plan);
+        // The same plan over streamable HTTP (`todo mcp --http`), on a store of its own.
+        plan["env"] = json!({ "TODO_DB": dir.path().join(format!("{client}-http.db")) });
+        run_clients_over_http(&plan);
     }
 }
 

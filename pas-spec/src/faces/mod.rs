@@ -26,6 +26,6 @@ pub mod skill;
 mod words;
 
 pub use words::{
-    IDEMPOTENCY_KEY_FLAG, command_switches, config_env_var, offers_cleanup, scopes_env_var,
-    takes_idempotency_key,
+    IDEMPOTENCY_KEY_FLAG, command_switches, config_env_var, mcp_token_env_var, offers_cleanup,
+    scopes_env_var, takes_idempotency_key,
 };

@@ -584,6 +584,15 @@ pub fn scopes_env_var(tool: &str) -> String {
     name
 }
 
+/// The variable `TOOL mcp --http` reads its bearer token from (upper snake case and
+/// `_MCP_TOKEN`: `todo` reads `TODO_MCP_TOKEN`): a token never travels in argv.
+pub fn mcp_token_env_var(tool: &str) -> String {
+    let mut name = config_env_var(tool);
+    name.truncate(name.len() - "_CONFIG".len());
+    name.push_str("_MCP_TOKEN");
+    name
+}
+
 /// The flags the runtime gives every tool of its profile, as (signature, meaning) rows.
 pub(crate) fn runtime_flag_rows(registry: &Registry) -> Vec<(String, String)> {
     surface::of(registry.profile).flag_rows(registry)

@@ -51,6 +51,8 @@ pub(crate) mod confirm;
 pub(crate) mod ending;
 #[cfg(feature = "mcp")]
 pub(crate) mod exec;
+#[cfg(feature = "mcp-http")]
+pub(crate) mod http;
 #[cfg(feature = "mcp")]
 pub(crate) mod queue;
 #[cfg(feature = "mcp")]
@@ -68,6 +70,10 @@ pub(crate) mod wire;
 
 #[cfg(feature = "mcp")]
 pub use exec::{MAX_HELD, MAX_ITEMS, MAX_RESOURCES};
+#[cfg(feature = "mcp-http")]
+pub use http::gate::{BODY_BUDGET, BODY_TIME, ENDPOINT};
+#[cfg(feature = "mcp-http")]
+pub use http::{HEADER_TIME, MAX_CONNECTIONS, MAX_HEADER_BYTES};
 #[cfg(feature = "mcp")]
 pub use queue::{MAX_CALLS, MAX_STUCK, MAX_WAITING};
 #[cfg(feature = "mcp")]

@@ -1,8 +1,10 @@
 //! `TOOL mcp` started from the CLI transport: the configuration file's values become the
-//! parser's defaults, as for a command line, and the server runs until its client leaves.
+//! parser's defaults, as for a command line, and the server runs until its client leaves (on
+//! stdio) or a signal ends it (on HTTP).
 use std::ffi::OsString;
 use std::process::ExitCode;
 
+use crate::error::Error;
 use crate::guards::redact::Redactor;
 use crate::parse::config_file::ConfigFile;
 
@@ -21,21 +23,11 @@ impl App {
         // The words after `mcp` are the server's own flags (`crate::parse::mcp_options`);
         // `--print-config` and `--help` never reach here (`crate::parse::argv::wants_mcp`).
         let words = argv.get(2..).unwrap_or(&[]);
-        let read =
-            crate::parse::mcp_options::read(&self.registry, words).and_then(|asked| match asked {
-                crate::parse::mcp_options::Asked::Run(matches) => {
-                    crate::parse::mcp_options::call_timeout(&matches)
-                }
-                crate::parse::mcp_options::Asked::Help(_) => Ok(None),
-            });
-        let call_timeout = match read {
-            Ok(limit) => limit,
-            Err(error) => {
-                eprintln!(
-                    "{}",
-                    serde_json::json!({"error": error.code(), "message": error.message(), "suggestion": error.suggestion()})
-                );
-                return ExitCode::from(2);
+        let (call_timeout, transport) = match self.server_options(words) {
+            Ok(options) => options,
+            Err(mut error) => {
+                redactor.error(&mut error);
+                return self.refuse(&error);
             }
         };
         let command = self.take_command().color(clap::ColorChoice::Never);
@@ -44,16 +36,59 @@ impl App {
                 Ok(command) => command,
                 Err(mut error) => {
                     redactor.error(&mut error);
-                    eprintln!(
-                        "{}",
-                        serde_json::json!({"error": error.code(), "message": error.message(), "suggestion": error.suggestion()})
-                    );
-                    return ExitCode::from(2);
+                    return self.refuse(&error);
                 }
             },
             None => command,
         };
         let registry = self.registry.clone();
-        crate::transport::mcp::serve(self, registry, command, redactor, call_timeout)
+        crate::transport::mcp::serve(self, registry, command, redactor, call_timeout, transport)
+    }
+
+    /// The server's flags: its call time limit and where it listens.
+    #[cfg(feature = "mcp")]
+    fn server_options(
+        &self,
+        words: &[OsString],
+    ) -> Result<
+        (
+            Option<std::time::Duration>,
+            crate::transport::mcp::server::Transport,
+        ),
+        Error,
+    > {
+        use crate::parse::mcp_options::{Asked, call_timeout, http, read};
+        use crate::transport::mcp::server::Transport;
+        let Asked::Run(matches) = read(&self.registry, words)? else {
+            return Ok((None, Transport::Stdio));
+        };
+        let limit = call_timeout(&matches)?;
+        let transport = match http(&matches) {
+            None => Transport::Stdio,
+            #[cfg(feature = "mcp-http")]
+            Some((addr, origins)) => Transport::Http(crate::transport::mcp::http::Listen::read(
+                &self.registry,
+                &addr,
+                origins,
+                |name| std::env::var(name).ok(),
+            )?),
+            #[cfg(not(feature = "mcp-http"))]
+            Some(_) => {
+                return Err(crate::parse::mcp_options::http_not_built(&self.registry));
+            }
+        };
+        Ok((limit, transport))
+    }
+
+    /// A server that cannot start: the structured error on stderr, and the exit code the
+    /// tool's table gives its constant.
+    #[cfg(feature = "mcp")]
+    fn refuse(&self, error: &Error) -> ExitCode {
+        eprintln!(
+            "{}",
+            serde_json::json!({"error": error.code(), "message": error.message(), "suggestion": error.suggestion()})
+        );
+        let surface = pas_spec::surface::of(self.registry.profile);
+        ExitCode::from(surface.exit_of(&self.registry, error.code()))
     }
 }

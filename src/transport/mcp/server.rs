@@ -49,13 +49,23 @@ const CLOSING_GRACE: Duration = Duration::from_secs(2);
 /// the next request (its thread is then left to end on its own; see [`super::queue`]).
 const CANCEL_GRACE: Duration = Duration::from_secs(1);
 
-/// Serves MCP on stdio until EOF (exit 0) or a signal (130, 143).
+/// Where the server speaks MCP.
+pub(crate) enum Transport {
+    /// One JSON-RPC message a line on stdin and stdout ([`super::wire`]).
+    Stdio,
+    /// Streamable HTTP ([`super::http`]).
+    #[cfg(feature = "mcp-http")]
+    Http(super::http::Listen),
+}
+
+/// Serves MCP on stdio until EOF (exit 0), or on HTTP, until a signal (130, 143).
 pub(crate) fn serve(
     app: App,
     registry: Arc<Registry>,
     command: clap::Command,
     redactor: Redactor,
     call_timeout: Option<Duration>,
+    transport: Transport,
 ) -> ExitCode {
     let tools_list = pas_spec::faces::mcp::tools_list(&registry);
     let queue = Arc::new(Queue::default());
@@ -81,7 +91,18 @@ pub(crate) fn serve(
         .spawn({
             let (redactor, ending, queue) = (redactor.clone(), ending.clone(), queue.clone());
             move || {
-                run_protocol(server, redactor, on_end.clone(), &ending);
+                match transport {
+                    Transport::Stdio => run_protocol(server, redactor, on_end.clone(), &ending),
+                    #[cfg(feature = "mcp-http")]
+                    Transport::Http(listen) => super::http::run(
+                        server,
+                        &redactor,
+                        &listen,
+                        on_end.clone(),
+                        &ending,
+                        &queue,
+                    ),
+                }
                 // rmcp wrote the replies it could: what still waits for a slot is not run. The
                 // main thread ends the process once the calls return, or this one after a
                 // grace period if a call never does.
@@ -105,24 +126,32 @@ pub(crate) fn serve(
     ExitCode::from(u8::try_from(ending.status()).unwrap_or(1))
 }
 
+/// The protocol's tokio runtime: one thread, since the handlers run on threads of their own
+/// ([`super::exec`]); `None` (said on stderr) when the system refuses it.
+pub(crate) fn protocol_runtime() -> Option<tokio::runtime::Runtime> {
+    match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => Some(runtime),
+        Err(err) => {
+            eprintln!(
+                "{}",
+                json!({"error": "INTERNAL_ERROR", "message": format!("cannot start the MCP runtime: {err}")})
+            );
+            None
+        }
+    }
+}
+
 fn run_protocol(
     server: Server,
     redactor: Redactor,
     on_end: Arc<dyn Fn() + Send + Sync>,
     ending: &Arc<Ending>,
 ) {
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(runtime) => runtime,
-        Err(err) => {
-            eprintln!(
-                "{}",
-                json!({"error": "INTERNAL_ERROR", "message": format!("cannot start the MCP runtime: {err}")})
-            );
-            return;
-        }
+    let Some(runtime) = protocol_runtime() else {
+        return;
     };
     runtime.block_on(async move {
         let stdin = tokio::io::BufReader::new(tokio::io::stdin());
@@ -169,12 +198,15 @@ fn end_on_signals(ending: Arc<Ending>) {
         });
 }
 
-struct Server {
+/// The protocol's handler: cheap to clone (its tables are shared), since the HTTP transport
+/// makes one for each request.
+#[derive(Clone)]
+pub(crate) struct Server {
     info: InitializeResult,
-    tools: ListToolsResult,
-    templates: Option<ListResourceTemplatesResult>,
+    tools: Arc<ListToolsResult>,
+    templates: Option<Arc<ListResourceTemplatesResult>>,
     /// Each tool's current schema hash, to answer a stale call (see [`super::stale`]).
-    schemas: super::stale::Schemas,
+    schemas: Arc<super::stale::Schemas>,
     queue: Arc<Queue>,
     closing: Arc<AtomicBool>,
 }
@@ -203,18 +235,18 @@ impl Server {
         )?;
         info.instructions = Some(registry.summary.clone());
         let templates = if has_resources {
-            Some(typed(
+            Some(Arc::new(typed(
                 complete(super::resources::templates(registry)),
                 "templates",
-            )?)
+            )?))
         } else {
             None
         };
         Ok(Server {
             info,
-            tools: typed(complete(tools_list.clone()), "tools/list")?,
+            tools: Arc::new(typed(complete(tools_list.clone()), "tools/list")?),
             templates,
-            schemas: super::stale::Schemas::of(registry, tools_list),
+            schemas: Arc::new(super::stale::Schemas::of(registry, tools_list)),
             queue,
             closing,
         })
@@ -373,7 +405,7 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(self.tools.clone())
+        Ok(ListToolsResult::clone(&self.tools))
     }
 
     async fn call_tool(
@@ -420,7 +452,7 @@ impl ServerHandler for Server {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
         match &self.templates {
-            Some(templates) => Ok(templates.clone()),
+            Some(templates) => Ok(ListResourceTemplatesResult::clone(templates)),
             None => Err(ErrorData::new(
                 ErrorCode::METHOD_NOT_FOUND,
                 "this tool has no resources",

@@ -117,9 +117,9 @@ enum Line {
     End,
 }
 
-/// What to do with a line.
+/// What to do with a message (a line on stdio, a body on HTTP).
 #[derive(Debug)]
-enum Checked {
+pub(crate) enum Checked {
     Message(Box<ClientJsonRpcMessage>),
     /// Answer `id` with this error.
     Answer(Value, i32, String),
@@ -178,7 +178,7 @@ async fn read_message<R: AsyncBufRead + Unpin>(
 }
 
 /// What a line is: a message for rmcp, an error to answer, or nothing.
-fn check(bytes: &[u8]) -> Checked {
+pub(crate) fn check(bytes: &[u8]) -> Checked {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Checked::Skip;
     }
@@ -288,7 +288,7 @@ fn params_problem(method: &str, value: &Value) -> String {
 }
 
 /// `value` with every known secret replaced in its strings and its object keys.
-fn scrub(redactor: &Redactor, value: &mut Value) {
+pub(crate) fn scrub(redactor: &Redactor, value: &mut Value) {
     match value {
         Value::String(text) if redactor.may_change(text.as_bytes()) => {
             *text = redactor.text(text);
@@ -340,7 +340,7 @@ fn write(
 }
 
 /// The error answer to `id`.
-fn error_message(id: Value, code: i32, message: String) -> Value {
+pub(crate) fn error_message(id: Value, code: i32, message: String) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
 }
 

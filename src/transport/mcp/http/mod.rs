@@ -1,0 +1,217 @@
+//! `TOOL mcp --http ADDR`: the same server over MCP's streamable HTTP transport. rmcp's
+//! `StreamableHttpService` speaks the protocol (stateless: every request stands alone, so
+//! several servers behind one load balancer serve one client, the job store being the only
+//! state they share); hyper serves it on the protocol thread's runtime, and the handlers run
+//! where stdio's do ([`super::exec`]), under the same queue and limits.
+//!
+//! Bounds, so hostile input meets a refusal and memory stays bounded:
+//! - at most [`MAX_CONNECTIONS`] connections at once; one more is answered 503 and closed;
+//! - a request's headers within [`HEADER_TIME`] (slowloris) and at most [`MAX_HEADER_BYTES`];
+//! - each body as [`gate`] says (size, time, a budget of bytes held at once, JSON-RPC shape);
+//! - calls as on stdio: [`super::MAX_CALLS`] at once, [`super::MAX_WAITING`] waiting, then a
+//!   retryable `-32000`.
+//!
+//! Every reply is scrubbed of secrets ([`scrub`]). SIGTERM (SIGINT) stops the listener, tells
+//! the calls running to stop and lets the connections finish their replies for up to two
+//! seconds; then the process ends with 143 (130), as on stdio.
+
+pub(crate) mod gate;
+mod listen;
+pub(crate) mod scrub;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::{Request, Response, StatusCode};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use serde_json::json;
+use tokio::sync::Semaphore;
+
+pub(crate) use listen::Listen;
+
+use super::ending::Ending;
+use super::queue::Queue;
+use super::server::{Server, protocol_runtime};
+use super::wire::MAX_MESSAGE_BYTES;
+use crate::guards::redact::Redactor;
+use scrub::ReplyBody;
+
+/// Connections served at once.
+pub const MAX_CONNECTIONS: usize = 512;
+
+/// How long a request's headers may take to arrive.
+pub const HEADER_TIME: Duration = Duration::from_secs(10);
+
+/// The largest request head (request line and headers) read.
+pub const MAX_HEADER_BYTES: usize = 64 * 1024;
+
+/// How long the connections may take to finish after a signal (the process ends then anyway).
+const CLOSING_GRACE: Duration = Duration::from_secs(2);
+
+/// Exit status of a server that could not listen.
+const LISTEN_FAILED_STATUS: i32 = 1;
+
+/// What every request's task shares.
+struct Shared {
+    gate: gate::Gate,
+    service: StreamableHttpService<Server, NeverSessionManager>,
+    redactor: Arc<Redactor>,
+}
+
+/// Serves HTTP until a signal; returns once the connections finished (or the grace ran out).
+pub(crate) fn run(
+    server: Server,
+    redactor: &Redactor,
+    listen: &Listen,
+    on_end: Arc<dyn Fn() + Send + Sync>,
+    ending: &Arc<Ending>,
+    queue: &Arc<Queue>,
+) {
+    let Some(runtime) = protocol_runtime() else {
+        ending
+            .status
+            .store(LISTEN_FAILED_STATUS, std::sync::atomic::Ordering::SeqCst);
+        return;
+    };
+    runtime.block_on(async move {
+        let listener = match tokio::net::TcpListener::bind(listen.addr).await {
+            Ok(listener) => listener,
+            Err(err) => {
+                eprintln!(
+                    "{}",
+                    json!({
+                        "error": pas_spec::runtime_codes::MCP_LISTEN_FAILED,
+                        "message": format!("cannot listen on {}: {err}", listen.addr),
+                        "suggestion": "give another port (0 takes a free one), or stop what listens there",
+                    })
+                );
+                ending
+                    .status
+                    .store(LISTEN_FAILED_STATUS, std::sync::atomic::Ordering::SeqCst);
+                return;
+            }
+        };
+        let bound = listener.local_addr().unwrap_or(listen.addr);
+        // The one line a launcher (or a test) reads to find the server: on stderr, since
+        // stdout is a protocol's alone.
+        eprintln!(
+            "{}",
+            json!({"listening": format!("http://{bound}{}", gate::ENDPOINT)})
+        );
+        let shared = Arc::new(Shared {
+            gate: gate::Gate::new(listen.token.clone()),
+            service: StreamableHttpService::new(
+                move || Ok(server.clone()),
+                Arc::new(NeverSessionManager::default()),
+                config(listen),
+            ),
+            redactor: Arc::new(redactor.values_only()),
+        });
+        accept(&listener, &shared, ending).await;
+        // A signal: no more connections or calls; the calls running are told to stop.
+        drop(listener);
+        on_end();
+        queue.close();
+    });
+}
+
+/// rmcp's settings: stateless, JSON replies where no progress comes first, the same message
+/// limit as stdio, loopback hosts on loopback, and Origin always checked.
+fn config(listen: &Listen) -> StreamableHttpServerConfig {
+    let config = StreamableHttpServerConfig::default()
+        .with_legacy_session_mode(false)
+        .with_json_response(true)
+        .with_max_request_body_bytes(MAX_MESSAGE_BYTES)
+        .with_allowed_origins(listen.origins.clone())
+        .enforce_origin_validation();
+    if listen.addr.ip().is_loopback() {
+        config
+    } else {
+        // The address is the operator's choice and every request carries the token: a
+        // `Host` list would only refuse the names the operator's clients use.
+        config.disable_allowed_hosts()
+    }
+}
+
+/// Accepts connections until a signal, then waits (at most [`CLOSING_GRACE`]) for the ones
+/// open to finish the reply they are writing.
+async fn accept(listener: &tokio::net::TcpListener, shared: &Arc<Shared>, ending: &Arc<Ending>) {
+    let graceful = GracefulShutdown::new();
+    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let mut builder = http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(HEADER_TIME)
+        .max_buf_size(MAX_HEADER_BYTES);
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                // Out of descriptors, or a connection reset before it was taken: the
+                // listener is fine; a moment later there may be room.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                    continue;
+                }
+            },
+            () = ending.signalled.notified() => break,
+        };
+        let io = TokioIo::new(stream);
+        let Ok(slot) = slots.clone().try_acquire_owned() else {
+            let mut refuse = http1::Builder::new();
+            refuse
+                .keep_alive(false)
+                .timer(TokioTimer::new())
+                .header_read_timeout(HEADER_TIME);
+            let connection = refuse.serve_connection(
+                io,
+                service_fn(|_| async { Ok::<_, std::convert::Infallible>(too_many()) }),
+            );
+            tokio::spawn(connection);
+            continue;
+        };
+        let shared = shared.clone();
+        let connection = builder.serve_connection(
+            io,
+            service_fn(move |request| {
+                let shared = shared.clone();
+                async move { Ok::<_, std::convert::Infallible>(answer(&shared, request).await) }
+            }),
+        );
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            let _ = connection.await;
+            drop(slot);
+        });
+    }
+    let _ = tokio::time::timeout(CLOSING_GRACE, graceful.shutdown()).await;
+}
+
+/// One request: checked, served by rmcp, scrubbed.
+async fn answer(shared: &Shared, request: Request<Incoming>) -> Response<ReplyBody> {
+    match shared.gate.admit(request).await {
+        Err(refusal) => refusal,
+        Ok((request, _budget)) => {
+            let reply = shared.service.handle(request).await;
+            scrub::response(&shared.redactor, reply).await
+        }
+    }
+}
+
+fn too_many() -> Response<ReplyBody> {
+    let mut refusal = gate::plain(
+        StatusCode::SERVICE_UNAVAILABLE,
+        format!("the server has {MAX_CONNECTIONS} connections open: try again shortly"),
+    );
+    refusal.headers_mut().insert(
+        hyper::header::RETRY_AFTER,
+        hyper::header::HeaderValue::from_static("1"),
+    );
+    refusal
+}
