@@ -334,12 +334,19 @@ pub struct HttpServer {
 impl HttpServer {
     /// Starts `bin` serving HTTP with `args` after `--http 127.0.0.1:0`, and `env`.
     pub fn start(bin: &Path, args: &[&str], env: &[(&str, &str)]) -> HttpServer {
-        use std::io::BufRead;
-        let mut child = Command::new(bin)
+        let mut command = Command::new(bin);
+        command
             .args(SERVE)
             .args(["--http", "127.0.0.1:0"])
             .args(args)
-            .envs(env.iter().copied())
+            .envs(env.iter().copied());
+        HttpServer::spawn(command)
+    }
+
+    /// Starts `command` (a server's whole argv and environment) and reads where it listens.
+    pub fn spawn(mut command: Command) -> HttpServer {
+        use std::io::BufRead;
+        let mut child = command
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
@@ -425,4 +432,103 @@ pub fn run_clients_over_http(plan: &Value) -> String {
     std::thread::sleep(std::time::Duration::from_millis(50));
     let written = server.stderr.lock().unwrap().clone();
     written
+}
+
+/// An HTTP answer as a test reads it.
+#[derive(Debug)]
+pub struct Answer {
+    pub status: u16,
+    /// Header lines, lower-cased names: `name: value`.
+    pub headers: Vec<String>,
+    pub body: String,
+}
+
+impl Answer {
+    /// The body as JSON (panics, naming the body, if it is not).
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body)
+            .unwrap_or_else(|_| panic!("not JSON ({}): {}", self.status, self.body))
+    }
+}
+
+/// Sends `head` (the request line and headers, without the blank line that ends them) and
+/// `body` on a new connection to `authority`, with `Connection: close`, and reads the answer to
+/// its end: a raw client, so a test can send what no SDK would.
+pub fn raw_http(authority: &str, head: &str, body: &[u8]) -> Answer {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(authority).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(60)))
+        .unwrap();
+    let request = format!(
+        "{head}\r\nHost: {authority}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    // The server may answer (and close) before it takes the whole body: what it read is enough.
+    let _ = stream.write_all(&[request.as_bytes(), body].concat());
+    let mut bytes = Vec::new();
+    if let Err(err) = stream.read_to_end(&mut bytes)
+        && bytes.is_empty()
+    {
+        panic!("no answer from {authority}: {err}");
+    }
+    parse_answer(&bytes)
+}
+
+/// Reads an HTTP/1.1 answer (a whole body, or a chunked one put together).
+pub fn parse_answer(bytes: &[u8]) -> Answer {
+    let text = String::from_utf8_lossy(bytes);
+    let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|line| line.split_whitespace().nth(1))
+        .and_then(|code| code.parse().ok())
+        .unwrap_or_else(|| panic!("no HTTP answer: {text:?}"));
+    let headers: Vec<String> = lines.map(|l| l.to_ascii_lowercase()).collect();
+    let chunked = headers
+        .iter()
+        .any(|h| h.starts_with("transfer-encoding:") && h.contains("chunked"));
+    let body = if chunked {
+        let mut body = String::new();
+        let mut rest = rest;
+        while let Some((size, after)) = rest.split_once("\r\n") {
+            let Ok(size) = usize::from_str_radix(size.trim(), 16) else {
+                break;
+            };
+            if size == 0 || after.len() < size {
+                break;
+            }
+            body.push_str(&after[..size]);
+            rest = after[size..].trim_start_matches("\r\n");
+        }
+        body
+    } else {
+        rest.to_owned()
+    };
+    Answer {
+        status,
+        headers,
+        body,
+    }
+}
+
+/// A JSON-RPC request POSTed as an MCP client does (both media types accepted, protocol
+/// 2025-11-25 unless `extra` names another), with `extra` header lines.
+pub fn mcp_post(authority: &str, message: &Value, extra: &[&str]) -> Answer {
+    let mut head = String::from(
+        "POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream",
+    );
+    let versioned = extra.iter().any(|line| {
+        line.to_ascii_lowercase()
+            .starts_with("mcp-protocol-version:")
+    });
+    if !versioned {
+        head.push_str("\r\nMCP-Protocol-Version: 2025-11-25");
+    }
+    for line in extra {
+        head.push_str("\r\n");
+        head.push_str(line);
+    }
+    raw_http(authority, &head, message.to_string().as_bytes())
 }

@@ -275,3 +275,88 @@ fn a_create_whose_stdin_ends_at_once_answers_with_the_created_task() {
         assert_eq!(tasks[0]["id"], task["id"], "run {run}");
     }
 }
+
+/// Stateless HTTP (issue 31, item 3): one client's requests spread over two server processes,
+/// as a load balancer would send them, with one store between them. The handshake goes to one,
+/// the calls alternate, and each answer is what one server alone would give: a task created
+/// through one is read, updated and listed through the other. At protocol 2025-11-25 (the
+/// `MCP-Protocol-Version` header) and 2026-07-28 (the version in each request's `_meta`).
+#[test]
+fn one_client_is_served_by_two_servers_behind_a_balancer() {
+    use mcp_support::{HttpServer, mcp_post};
+    let dir = tempfile::tempdir().unwrap();
+    let bin = Path::new(env!("CARGO_BIN_EXE_todo"));
+    let db = dir.path().join("shared.db");
+    let db = db.to_str().unwrap();
+    let a = HttpServer::start(bin, &[], &[("TODO_DB", db)]);
+    let b = HttpServer::start(bin, &[], &[("TODO_DB", db)]);
+    let servers = [a.authority(), b.authority()];
+    let init = mcp_post(
+        servers[0],
+        &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "balanced", "version": "1"}}}),
+        &[],
+    );
+    assert_eq!(
+        init.json()["result"]["serverInfo"]["name"],
+        "todo",
+        "{init:?}"
+    );
+    // No session id: nothing ties the next request to the server that answered this one.
+    assert!(!init.headers.iter().any(|h| h.starts_with("mcp-session-id")));
+    let call = |n: usize, tool: &str, arguments: serde_json::Value, meta: bool| {
+        let mut params = json!({"name": tool, "arguments": arguments});
+        if meta {
+            params["_meta"] = json!({
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+                "io.modelcontextprotocol/clientInfo": {"name": "balanced", "version": "1"},
+            });
+        }
+        let version = if meta { "2026-07-28" } else { "2025-11-25" };
+        let mut headers = vec![format!("MCP-Protocol-Version: {version}")];
+        if meta {
+            // 2026-07-28 names the method and tool in headers too (for a balancer to route by).
+            headers.push("Mcp-Method: tools/call".to_owned());
+            headers.push(format!("Mcp-Name: {tool}"));
+        }
+        let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
+        let message = json!({"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": params});
+        let answer = mcp_post(servers[n % 2], &message, &headers);
+        let reply = answer.json();
+        assert!(
+            reply["error"].is_null(),
+            "{tool} on server {}: {reply}",
+            n % 2
+        );
+        assert_ne!(
+            reply["result"]["isError"],
+            true,
+            "{tool} on server {}: {reply}",
+            n % 2
+        );
+        reply["result"]["structuredContent"].clone()
+    };
+    for meta in [false, true] {
+        let created = call(1, "task_create", json!({"title": "Balanced"}), meta);
+        let id = created["id"].clone();
+        let read = call(2, "task_get", json!({"id": id}), meta);
+        assert_eq!(read["title"], "Balanced");
+        call(
+            3,
+            "task_update",
+            json!({"id": id, "title": "Rebalanced"}),
+            meta,
+        );
+        let listed = call(4, "task_list", json!({}), meta);
+        let titles: Vec<&str> = listed["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|t| t["title"].as_str())
+            .collect();
+        assert!(titles.contains(&"Rebalanced"), "{listed}");
+        call(5, "task_delete", json!({"id": id, "force": true}), meta);
+    }
+}

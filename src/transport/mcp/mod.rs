@@ -60,6 +60,8 @@ pub(crate) mod resources;
 #[cfg(feature = "mcp")]
 pub(crate) mod result;
 #[cfg(feature = "mcp")]
+mod runtime;
+#[cfg(feature = "mcp")]
 mod serve_app;
 #[cfg(feature = "mcp")]
 pub(crate) mod server;

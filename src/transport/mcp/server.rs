@@ -126,31 +126,13 @@ pub(crate) fn serve(
     ExitCode::from(u8::try_from(ending.status()).unwrap_or(1))
 }
 
-/// The protocol's tokio runtime: one thread, since the handlers run on threads of their own
-/// ([`super::exec`]); `None` (said on stderr) when the system refuses it.
-pub(crate) fn protocol_runtime() -> Option<tokio::runtime::Runtime> {
-    match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(runtime) => Some(runtime),
-        Err(err) => {
-            eprintln!(
-                "{}",
-                json!({"error": "INTERNAL_ERROR", "message": format!("cannot start the MCP runtime: {err}")})
-            );
-            None
-        }
-    }
-}
-
 fn run_protocol(
     server: Server,
     redactor: Redactor,
     on_end: Arc<dyn Fn() + Send + Sync>,
     ending: &Arc<Ending>,
 ) {
-    let Some(runtime) = protocol_runtime() else {
+    let Some(runtime) = super::runtime::protocol_runtime() else {
         return;
     };
     runtime.block_on(async move {
@@ -201,7 +183,7 @@ fn end_on_signals(ending: Arc<Ending>) {
 /// The protocol's handler: cheap to clone (its tables are shared), since the HTTP transport
 /// makes one for each request.
 #[derive(Clone)]
-pub(crate) struct Server {
+struct Server {
     info: InitializeResult,
     tools: Arc<ListToolsResult>,
     templates: Option<Arc<ListResourceTemplatesResult>>,

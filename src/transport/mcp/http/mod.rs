@@ -37,7 +37,7 @@ pub(crate) use listen::Listen;
 
 use super::ending::Ending;
 use super::queue::Queue;
-use super::server::{Server, protocol_runtime};
+use super::runtime::protocol_runtime;
 use super::wire::MAX_MESSAGE_BYTES;
 use crate::guards::redact::Redactor;
 use scrub::ReplyBody;
@@ -54,19 +54,23 @@ pub const MAX_HEADER_BYTES: usize = 64 * 1024;
 /// How long the connections may take to finish after a signal (the process ends then anyway).
 const CLOSING_GRACE: Duration = Duration::from_secs(2);
 
+/// How much of a refused request's body is read before the refusal is sent.
+const REFUSAL_DRAIN: usize = 64 * 1024;
+
 /// Exit status of a server that could not listen.
 const LISTEN_FAILED_STATUS: i32 = 1;
 
 /// What every request's task shares.
-struct Shared {
+struct Shared<S: rmcp::ServerHandler> {
     gate: gate::Gate,
-    service: StreamableHttpService<Server, NeverSessionManager>,
+    service: StreamableHttpService<S, NeverSessionManager>,
     redactor: Arc<Redactor>,
 }
 
 /// Serves HTTP until a signal; returns once the connections finished (or the grace ran out).
-pub(crate) fn run(
-    server: Server,
+/// `server` is the protocol's handler (`super::server::Server`), cloned for each request.
+pub(crate) fn run<S: rmcp::ServerHandler + Clone + Send + Sync + 'static>(
+    server: S,
     redactor: &Redactor,
     listen: &Listen,
     on_end: Arc<dyn Fn() + Send + Sync>,
@@ -113,11 +117,13 @@ pub(crate) fn run(
             ),
             redactor: Arc::new(redactor.values_only()),
         });
-        accept(&listener, &shared, ending).await;
-        // A signal: no more connections or calls; the calls running are told to stop.
+        let open = accept(&listener, &shared, ending).await;
+        // A signal: no more connections or calls; the calls running are told to stop, and
+        // the connections open may finish the replies they are writing.
         drop(listener);
         on_end();
         queue.close();
+        let _ = tokio::time::timeout(CLOSING_GRACE, open.shutdown()).await;
     });
 }
 
@@ -139,9 +145,12 @@ fn config(listen: &Listen) -> StreamableHttpServerConfig {
     }
 }
 
-/// Accepts connections until a signal, then waits (at most [`CLOSING_GRACE`]) for the ones
-/// open to finish the reply they are writing.
-async fn accept(listener: &tokio::net::TcpListener, shared: &Arc<Shared>, ending: &Arc<Ending>) {
+/// Accepts connections until a signal; returns the connections still open.
+async fn accept<S: rmcp::ServerHandler + Send + 'static>(
+    listener: &tokio::net::TcpListener,
+    shared: &Arc<Shared<S>>,
+    ending: &Arc<Ending>,
+) -> GracefulShutdown {
     let graceful = GracefulShutdown::new();
     let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     let mut builder = http1::Builder::new();
@@ -171,7 +180,17 @@ async fn accept(listener: &tokio::net::TcpListener, shared: &Arc<Shared>, ending
                 .header_read_timeout(HEADER_TIME);
             let connection = refuse.serve_connection(
                 io,
-                service_fn(|_| async { Ok::<_, std::convert::Infallible>(too_many()) }),
+                service_fn(|request: Request<Incoming>| async move {
+                    // The body read first (a little of it, briefly): a socket closed with
+                    // bytes unread is reset, and the client would lose the answer.
+                    let body = http_body_util::Limited::new(request.into_body(), REFUSAL_DRAIN);
+                    let _ = tokio::time::timeout(
+                        Duration::from_secs(1),
+                        http_body_util::BodyExt::collect(body),
+                    )
+                    .await;
+                    Ok::<_, std::convert::Infallible>(too_many())
+                }),
             );
             tokio::spawn(connection);
             continue;
@@ -190,11 +209,14 @@ async fn accept(listener: &tokio::net::TcpListener, shared: &Arc<Shared>, ending
             drop(slot);
         });
     }
-    let _ = tokio::time::timeout(CLOSING_GRACE, graceful.shutdown()).await;
+    graceful
 }
 
 /// One request: checked, served by rmcp, scrubbed.
-async fn answer(shared: &Shared, request: Request<Incoming>) -> Response<ReplyBody> {
+async fn answer<S: rmcp::ServerHandler + Send + 'static>(
+    shared: &Shared<S>,
+    request: Request<Incoming>,
+) -> Response<ReplyBody> {
     match shared.gate.admit(request).await {
         Err(refusal) => refusal,
         Ok((request, _budget)) => {
