@@ -430,8 +430,7 @@ pub fn run_clients_over_http(plan: &Value) -> String {
     );
     // Let the copying thread take the last lines.
     std::thread::sleep(std::time::Duration::from_millis(50));
-    let written = server.stderr.lock().unwrap().clone();
-    written
+    server.stderr.lock().unwrap().clone()
 }
 
 /// An HTTP answer as a test reads it.
