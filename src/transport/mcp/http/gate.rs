@@ -9,7 +9,9 @@
 //! - JSON-RPC checked as stdio checks a line ([`crate::transport::mcp::wire::check`]): a body
 //!   that is not JSON is -32700, not a request -32600 (HTTP 400), a method MCP names with
 //!   params that do not fit -32602, a method MCP does not name -32601 (HTTP 200, the
-//!   JSON-RPC error being the answer).
+//!   JSON-RPC error being the answer);
+//! - a request at protocol 2026-07-28 for a method that version removed (`initialize`,
+//!   `logging/setLevel`, `resources/subscribe`, `resources/unsubscribe`): 404 and -32601.
 //!
 //! Host and Origin are rmcp's to check (it answers 403), as are the media types (406, 415).
 
@@ -110,6 +112,9 @@ impl Gate {
                 ));
             }
         };
+        if let Some(refusal) = removed_in_2026(&parts.headers, &bytes) {
+            return Err(refusal);
+        }
         match check(&bytes) {
             Checked::Message(_) => Ok((Request::from_parts(parts, Full::new(bytes)), permit)),
             Checked::Answer(id, code, message) => {
@@ -172,6 +177,55 @@ impl Gate {
         }
         Ok((Bytes::from(bytes), held))
     }
+}
+
+/// The methods protocol 2026-07-28 removed (its requests stand alone: no handshake, no
+/// subscriptions, a log level per request).
+const REMOVED_IN_2026: &[&str] = &[
+    "initialize",
+    "logging/setLevel",
+    "resources/subscribe",
+    "resources/unsubscribe",
+];
+
+/// The first protocol version without [`REMOVED_IN_2026`].
+const STATELESS_VERSION: &str = "2026-07-28";
+
+/// A request at 2026-07-28 or later (its header, or its `_meta`, says so) for a method that
+/// version removed: 404 and -32601, as the version says. The same method at an older version
+/// is served (a legacy client's handshake).
+fn removed_in_2026(headers: &hyper::HeaderMap, bytes: &[u8]) -> Option<Response<ReplyBody>> {
+    let named = REMOVED_IN_2026
+        .iter()
+        .any(|m| memchr::memmem::find(bytes, m.as_bytes()).is_some());
+    if !named {
+        return None;
+    }
+    let message: Value = serde_json::from_slice(bytes).ok()?;
+    let method = message.get("method")?.as_str()?;
+    if !REMOVED_IN_2026.contains(&method) {
+        return None;
+    }
+    let header = headers
+        .get("mcp-protocol-version")
+        .and_then(|v| v.to_str().ok());
+    let meta = message
+        .pointer("/params/_meta")
+        .and_then(|m| m.get("io.modelcontextprotocol/protocolVersion"))
+        .and_then(Value::as_str);
+    // Dated versions compare as text.
+    let stateless = [header, meta]
+        .into_iter()
+        .flatten()
+        .any(|v| v >= STATELESS_VERSION);
+    stateless.then(|| {
+        rpc_error(
+            StatusCode::NOT_FOUND,
+            message.get("id").cloned().unwrap_or(Value::Null),
+            crate::transport::mcp::wire::METHOD_NOT_FOUND,
+            format!("`{method}` is not a method of protocol {STATELESS_VERSION} and later"),
+        )
+    })
 }
 
 /// Whether `request` carries `Authorization: Bearer TOKEN`; the comparison takes the same time
