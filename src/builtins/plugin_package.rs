@@ -25,7 +25,7 @@ pub(crate) fn write(
     glued: Option<&str>,
     rest: &[String],
 ) -> Result<Vec<u8>, Error> {
-    let usage = format!("docs --{} <{}>", DOCS_PLUGIN.long, dir_placeholder());
+    let usage = format!("docs {}", DOCS_PLUGIN.signature());
     let (out, extra) = match glued {
         Some(dir) => (Some(dir), rest.first()),
         None => (rest.first().map(String::as_str), rest.get(1)),
@@ -66,10 +66,6 @@ pub(crate) fn write(
     };
     answer.push('\n');
     Ok(answer.into_bytes())
-}
-
-fn dir_placeholder() -> &'static str {
-    DOCS_PLUGIN.value.unwrap_or("dir")
 }
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
