@@ -14,6 +14,7 @@ mod cmd_conform;
 mod cmd_docs;
 mod cmd_generate;
 mod cmd_new;
+mod cmd_plugin;
 mod cmd_skill;
 mod commands;
 mod render;
@@ -35,6 +36,7 @@ fn main() -> ExitCode {
         .handler("catalog", cmd_docs::catalog)
         .handler("mcp", cmd_docs::mcp)
         .handler("skill", cmd_skill::skill)
+        .handler("plugin", cmd_plugin::plugin)
         .handler("new", cmd_new::new)
         .handler("generate", cmd_generate::generate)
         .handler("conform", cmd_conform::run)

@@ -158,6 +158,25 @@ static MCP_FLAGS: &[RuntimeFlag] = &[
     MCP_ALLOW_ORIGIN,
 ];
 
+/// `docs --skill`: the Agent Skill instead of the `.llm` document.
+pub const DOCS_SKILL: RuntimeFlag = RuntimeFlag {
+    long: "skill",
+    value: None,
+    meaning: "Print the Agent Skill's SKILL.md instead of the .llm document.",
+    machine_output: false,
+};
+/// `docs --plugin DIR`: the Agent Plugins package written into `DIR/<name>/`.
+pub const DOCS_PLUGIN: RuntimeFlag = RuntimeFlag {
+    long: "plugin",
+    value: Some("dir"),
+    meaning: "Write the tool's Agent Plugins package (plugin.json, the skill, mcp.json) into \
+              DIR/<name>/, replacing files of the same name and no other, and list them.",
+    machine_output: false,
+};
+/// The flags of the `docs` word. It is answered before clap parses
+/// (`builtins::doc_commands`), which reads them from here.
+static DOCS_FLAGS: &[RuntimeFlag] = &[DOCS_SKILL, DOCS_PLUGIN];
+
 /// The word that lists what a tool's declared filesystem side effects left and removes it when
 /// confirmed (CLI Agent Spec failure mode 30). Not a row of [`BUILTIN_WORDS`]: a tool has it
 /// only where `faces::offers_cleanup` says, and the faces name it in the side-effect note.
@@ -195,7 +214,7 @@ pub static BUILTIN_WORDS: &[BuiltinWord] = &[
         word: "docs",
         args: "",
         meaning: "The .llm document: the whole contract in Markdown.",
-        flags: &[],
+        flags: DOCS_FLAGS,
         kind: WordKind::Face,
         feature: None,
         profiles: ALL,

@@ -1,5 +1,6 @@
 //! The built-in words answered before clap parses: `docs` (the `.llm` document, PAS 4.2; `docs
-//! --skill`, the Agent Skill's `SKILL.md`), `completions <shell>` (bash, zsh, fish, powershell,
+//! --skill`, the Agent Skill's `SKILL.md`; `docs --plugin DIR`, the Agent Plugins package
+//! written), `completions <shell>` (bash, zsh, fish, powershell,
 //! elvish), `man [COMMAND...]` (a roff man page of the tool or of one command), and `tools [NAME]`
 //! (the JSON catalog) outside the compose profile, whose `tools` is a clap subcommand rendered in
 //! its envelope.
@@ -20,7 +21,9 @@ use std::str::FromStr;
 use clap_complete::Shell;
 use pas_spec::Registry;
 use pas_spec::faces::{llm, skill};
+use pas_spec::surface::{DOCS_PLUGIN, DOCS_SKILL};
 
+use crate::builtins::plugin_package;
 use crate::codes;
 use crate::end::call_state::{Outcome, Shared, Stop};
 use crate::error::Error;
@@ -56,11 +59,7 @@ pub(crate) fn answer<'a>(
         return None;
     }
     let text = match first.as_str() {
-        // `docs --skill`: the Agent Skill's SKILL.md (`pas-gen skill` writes the same bytes).
-        "docs" if rest.first().is_some_and(|w| w == "--skill") => {
-            no_more("docs --skill", &rest[1..]).map(|()| skill::render(registry).into_bytes())
-        }
-        "docs" => no_more(first, rest).map(|()| llm::render(registry).into_bytes()),
+        "docs" => docs(registry, pre, rest),
         "completions" => completions(registry, cmd(), rest),
         "tools" => tools(registry, rest),
         _ => man_page(registry, cmd(), rest),
@@ -75,6 +74,28 @@ pub(crate) fn answer<'a>(
             }
         }
     })
+}
+
+/// `docs` (the `.llm` document), `docs --skill` (the Agent Skill's SKILL.md, the bytes
+/// `pas-gen skill` writes) and `docs --plugin DIR` (the Agent Plugins package, written), their
+/// flags from the `docs` row of the surface table.
+fn docs(registry: &Registry, pre: &Prescan, rest: &[String]) -> Result<Vec<u8>, Error> {
+    let Some(first) = rest.first() else {
+        return Ok(llm::render(registry).into_bytes());
+    };
+    let flag = first.strip_prefix("--").unwrap_or_default();
+    let (long, glued) = match flag.split_once('=') {
+        Some((long, value)) => (long, Some(value)),
+        None => (flag, None),
+    };
+    if long == DOCS_SKILL.long && glued.is_none() {
+        return no_more("docs --skill", &rest[1..]).map(|()| skill::render(registry).into_bytes());
+    }
+    if long == DOCS_PLUGIN.long {
+        let machine = crate::parse::argv::machine_mode(registry, pre);
+        return plugin_package::write(registry, machine, glued, &rest[1..]);
+    }
+    no_more("docs", rest).map(|()| llm::render(registry).into_bytes())
 }
 
 fn no_more(word: &str, rest: &[String]) -> Result<(), Error> {

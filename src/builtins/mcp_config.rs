@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use pas_spec::Registry;
 use pas_spec::faces::mcp_clients::{ConfigFormat, ConfigHome, McpClient};
-use pas_spec::surface::{MCP_CALL_TIMEOUT, MCP_INSTALL, MCP_PRINT_CONFIG, MCP_WORD};
+use pas_spec::surface::{MCP_CALL_TIMEOUT, MCP_INSTALL, MCP_PRINT_CONFIG};
 use serde_json::{Value, json};
 
 use crate::codes;
@@ -40,7 +40,7 @@ pub(crate) fn run(registry: &Registry, args: &Args) -> Result<Reply, Error> {
     // A `--call-timeout` here goes into the entry, checked as the server checks it.
     crate::parse::mcp_options::call_timeout(args.matches())?;
     let command = server_command()?;
-    let mut words = pas_spec::surface::builtin_argv(registry, MCP_WORD);
+    let mut words = pas_spec::faces::mcp_clients::server_args(registry);
     if let Some(seconds) = args.get::<String>(MCP_CALL_TIMEOUT.long)? {
         words.extend([format!("--{}", MCP_CALL_TIMEOUT.long), seconds]);
     }

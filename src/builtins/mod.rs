@@ -17,6 +17,7 @@ pub(crate) mod jobs;
 #[cfg(feature = "mcp")]
 pub(crate) mod mcp_config;
 pub(crate) mod person_help;
+pub(crate) mod plugin_package;
 pub(crate) mod robot;
 pub(crate) mod tools;
 pub(crate) mod validate_pas;

@@ -15,6 +15,22 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::Registry;
+use crate::surface::{MCP_WORD, builtin_argv};
+
+/// The words after the tool's name that start its MCP server: `mcp`, or `--builtin mcp` where a
+/// root positional could take the word. Every client entry and the Agent Plugins package
+/// ([`super::plugin`]) run the server with these.
+pub fn server_args(registry: &Registry) -> Vec<String> {
+    builtin_argv(registry, MCP_WORD)
+}
+
+/// A server run over stdio, `{type: "stdio", command, args}`: the shape Claude Code's and VS
+/// Code's files and the Agent Plugins `mcp.json` share.
+pub fn stdio_entry(command: &str, args: &[String]) -> Value {
+    json!({ "type": "stdio", "command": command, "args": args })
+}
+
 /// A client `mcp --print-config` knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum McpClient {
@@ -126,10 +142,10 @@ impl McpClient {
 
     /// The entry of one server that runs `command` with `args` over stdio.
     pub fn entry(self, command: &str, args: &[String]) -> Value {
-        let mut entry = Map::new();
         if matches!(self, McpClient::ClaudeCode | McpClient::VsCode) {
-            entry.insert("type".into(), json!("stdio"));
+            return stdio_entry(command, args);
         }
+        let mut entry = Map::new();
         entry.insert("command".into(), json!(command));
         entry.insert("args".into(), json!(args));
         Value::Object(entry)

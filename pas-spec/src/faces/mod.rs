@@ -10,6 +10,7 @@
 //! - [`mcp_clients`]: what an MCP client's configuration needs to start the tool's server.
 //! - [`masking`]: what a tool masks in its output and how to see it raw (every face says it).
 //! - [`skill`]: an Agent Skill (`SKILL.md` and its `.llm` reference).
+//! - [`plugin`]: an Agent Plugins package (the manifest, the skill and the MCP server's entry).
 
 pub mod agent_help;
 pub mod catalog;
@@ -22,6 +23,7 @@ pub mod masking;
 pub mod mcp;
 pub mod mcp_clients;
 mod mcp_examples;
+pub mod plugin;
 pub mod skill;
 mod words;
 

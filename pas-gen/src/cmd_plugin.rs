@@ -1,0 +1,40 @@
+//! `pas-gen plugin SPEC --out DIR`: the tool's Agent Plugins package in `DIR/<name>/`: its
+//! manifest `plugin.json`, its Agent Skill under `skills/<name>/` and its MCP server in
+//! `mcp.json`, the very files the CLI built from SPEC writes with `docs --plugin DIR`. DIR is
+//! where a client looks for plugins, or any directory to publish the package from.
+//!
+//! Like `pas-gen skill`, it writes the package's files and no other: a file of the same name is
+//! replaced, anything else stays, and the reply lists every file written.
+
+use std::path::PathBuf;
+
+use pas::{Args, Context, Error, Reply};
+use pas_spec::faces::plugin;
+use serde_json::json;
+
+use crate::cmd_docs::load_spec;
+use crate::cmd_new::write;
+
+pub fn plugin(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
+    let registry = load_spec(&args.require::<String>("spec")?)?;
+    let out = PathBuf::from(args.require::<String>("out")?);
+    let name = plugin::name(&registry);
+    let dir = out.join(&name);
+    let mut files = Vec::new();
+    for (path, text) in plugin::files(&registry) {
+        write(&dir.join(&path), &text)?;
+        files.push(path);
+    }
+    let value = json!({
+        "dir": dir.display().to_string(),
+        "name": name,
+        "files": files,
+    });
+    let text = format!(
+        "wrote the plugin {name} in {} ({} files: {})",
+        dir.display(),
+        files.len(),
+        files.join(", ")
+    );
+    Ok(Reply::object_with_text(&value, text))
+}
