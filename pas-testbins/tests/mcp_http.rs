@@ -304,3 +304,33 @@ fn sigterm_lets_the_call_running_answer_then_ends_the_server() {
         "{status:?}"
     );
 }
+
+/// Protocol 2026-07-28 removed the handshake, the log level and subscriptions: a request at that
+/// version for one of them is 404 with -32601, while the same `initialize` at 2025-11-25 is a
+/// legacy client's handshake and is served.
+#[test]
+fn a_method_2026_removed_is_not_found_at_that_version_only() {
+    let server = HttpServer::start(demo(), &[], &[]);
+    let at = server.authority();
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                      "io.modelcontextprotocol/clientCapabilities": {}});
+    for method in [
+        "initialize",
+        "logging/setLevel",
+        "resources/subscribe",
+        "resources/unsubscribe",
+    ] {
+        let message =
+            json!({"jsonrpc": "2.0", "id": 5, "method": method, "params": {"_meta": meta}});
+        let answer = mcp_post(at, &message, &["MCP-Protocol-Version: 2026-07-28"]);
+        assert_eq!(answer.status, 404, "{method}: {answer:?}");
+        assert_eq!(answer.json()["error"]["code"], -32601, "{method}");
+        assert_eq!(answer.json()["id"], 5, "{method}");
+    }
+    let handshake = json!({"jsonrpc": "2.0", "id": 6, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "legacy", "version": "1"}}});
+    let answer = mcp_post(at, &handshake, &[]);
+    assert_eq!(answer.status, 200, "{answer:?}");
+    assert_eq!(answer.json()["result"]["protocolVersion"], "2025-11-25");
+}
