@@ -603,12 +603,26 @@ pub fn search(
     group: Option<&str>,
     limit: usize,
 ) -> Value {
-    let groups: BTreeMap<String, String> = tool_groups(registry).into_iter().collect();
+    search_in(&tool_groups(registry), served, query, group, limit)
+}
+
+/// [`search`] with the registry's [`tool_groups`] already made (a server keeps them).
+pub fn search_in(
+    tool_groups: &[(String, String)],
+    served: &Value,
+    query: &str,
+    group: Option<&str>,
+    limit: usize,
+) -> Value {
+    let groups: BTreeMap<&str, &str> = tool_groups
+        .iter()
+        .map(|(t, g)| (t.as_str(), g.as_str()))
+        .collect();
     let query = words(query);
     let mut matches: Vec<(u32, Value)> = Vec::new();
     for tool in served["tools"].as_array().into_iter().flatten() {
         let name = tool["name"].as_str().unwrap_or_default();
-        let tool_group = groups.get(name).map(String::as_str).unwrap_or_default();
+        let tool_group = groups.get(name).copied().unwrap_or_default();
         if group.is_some_and(|g| g != tool_group) {
             continue;
         }
