@@ -197,6 +197,7 @@ impl Serving {
 }
 
 /// The names a repeatable, comma-listed flag holds: each once, in the order given.
+#[cfg_attr(not(feature = "mcp"), allow(dead_code))]
 fn listed(matches: &clap::ArgMatches, long: &str) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for value in matches.get_many::<String>(&id(long)).into_iter().flatten() {

@@ -34,10 +34,10 @@ pub const CALL_TOOL: &str = "tools__call";
 pub const DISCOVERY_TOOLS: [&str; 3] = [SEARCH_TOOL, DESCRIBE_TOOL, CALL_TOOL];
 
 /// Under `auto`, a server serving more tools than this lists the three discovery tools instead
-/// of every tool. At the measured 400 to 570 o200k tokens a tool (BENCHMARKS.md, "MCP
-/// discovery"), 30 tools are 12k to 17k tokens read before any work, more than the round trips
-/// of a search and a describe cost for the few tools a session uses; below it the whole list is
-/// small enough to read at once, and one read beats two round trips.
+/// of every tool. One tool's definition costs 285 to 572 o200k tokens in the example specs and
+/// the three tools 663 to 785 at any size (BENCHMARKS.md, "MCP discovery"): 30 tools are 9k to
+/// 17k tokens read before any work, several times a search and the few definitions a session
+/// needs; below it the whole list is cheap enough that one read beats the extra round trips.
 pub const PROGRESSIVE_PAST: usize = 30;
 
 /// How many matches a search returns unless it asks (`limit`), and at most.
