@@ -9,8 +9,8 @@
 //!   groups, best first: [`search`]), [`DESCRIBE_TOOL`] (names -> the full definitions exactly
 //!   as the full `tools/list` gives them: [`describe`]) and [`CALL_TOOL`] (name and arguments ->
 //!   the same call as a direct `tools/call`, which the server runs). Their names hold `__`,
-//!   which no command's tool name can: a command word is kebab-case (the validator's E-code for
-//!   names), so a tool name has single `_` between words only.
+//!   which no command's tool name can: every segment of a command's name is kebab-case (the
+//!   validator's E030), so a tool name has single `_` between its segments only.
 //!
 //! Pure functions of the registry, so `pas-gen` and the server print the same bytes.
 
