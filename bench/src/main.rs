@@ -1,10 +1,11 @@
 //! pas benchmarks. Each subcommand measures one thing against a baseline measured in the same
 //! run, prints a Markdown table and refreshes its section of BENCHMARKS.md.
 //!
-//! Usage: `cargo run --release -p pas-bench -- check|runtime|compose|limits|output|tokens|new|skills|robot|mcp|profile|size`
+//! Usage: `cargo run --release -p pas-bench -- check|runtime|compose|limits|output|tokens|discovery|new|skills|robot|mcp|profile|size`
 
 mod check;
 mod compose;
+mod discovery;
 mod limits;
 mod mcp;
 mod measure;
@@ -29,6 +30,7 @@ fn main() {
         Some("limits") => limits::run(),
         Some("output") => output::run(),
         Some("tokens") => tokens::run(),
+        Some("discovery") => discovery::run(),
         Some("new") => scaffold::run(),
         Some("skills") => skills::run(),
         Some("robot") => robot::run(),
@@ -37,7 +39,7 @@ fn main() {
         Some("size") => size::run(),
         _ => {
             eprintln!(
-                "usage: pas-bench check|runtime|compose|limits|output|tokens|new|skills|robot|mcp|profile|size"
+                "usage: pas-bench check|runtime|compose|limits|output|tokens|discovery|new|skills|robot|mcp|profile|size"
             );
             std::process::exit(2);
         }

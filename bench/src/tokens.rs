@@ -34,7 +34,7 @@ fn count(bpe: &CoreBPE, text: &str) -> usize {
 }
 
 /// The example specs in `specs/`, sorted.
-fn example_specs(root: &Path) -> Vec<PathBuf> {
+pub(crate) fn example_specs(root: &Path) -> Vec<PathBuf> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(root.join("specs"))
         .expect("specs/")
         .map(|e| e.expect("a directory entry").path())

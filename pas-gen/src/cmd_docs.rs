@@ -7,7 +7,7 @@ use std::path::Path;
 
 use pas::codes;
 use pas::{Args, Context, Error, Reply};
-use pas_spec::faces::{agent_help, catalog, llm, mcp};
+use pas_spec::faces::{agent_help, catalog, llm, mcp, mcp_discovery};
 use pas_spec::{Registry, Severity, check_source, load};
 
 /// pas-gen's exit-code constants (pas-gen.yaml) these commands end with.
@@ -110,9 +110,18 @@ pub fn catalog(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     Ok(Reply::object_with_text(&value, catalog::to_json(&registry)))
 }
 
-/// `mcp SPEC`: an MCP `tools/list` result (pretty for people, compact for agents).
+/// `mcp SPEC [--discovery full|progressive]`: an MCP `tools/list` result (pretty for people,
+/// compact for agents); with `progressive`, the three discovery tools a server lists instead
+/// (`pas_spec::faces::mcp_discovery`).
 pub fn mcp(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     let registry = load_spec(&args.require::<String>("spec")?)?;
+    if args.get::<String>("discovery")?.as_deref() == Some("progressive") {
+        let value = mcp_discovery::progressive_list(&registry, &mcp::tools_list(&registry));
+        return Ok(Reply::object_with_text(
+            &value,
+            mcp_discovery::render(&registry).trim_end(),
+        ));
+    }
     let value = mcp::tools_list(&registry);
     Ok(Reply::object_with_text(
         &value,

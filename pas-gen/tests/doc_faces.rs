@@ -372,3 +372,27 @@ fn mcp_export_loads_in_the_python_mcp_sdk() {
         "{stdout}"
     );
 }
+
+/// `pas-gen mcp SPEC --discovery progressive` prints the three tools a server past the threshold
+/// lists (`pas_spec::faces::mcp_discovery`), pretty for people and compact for agents.
+#[test]
+fn mcp_progressive_prints_the_discovery_face() {
+    let spec = repo().join("specs/docstore.yaml");
+    let (_, registry) = pas_spec::load::load_path(&spec).unwrap();
+    let spec = spec.to_string_lossy().into_owned();
+    let text = pas_gen(&["mcp", &spec, "--discovery", "progressive"]).stdout;
+    assert_eq!(
+        String::from_utf8(text).unwrap(),
+        pas_spec::faces::mcp_discovery::render(&registry)
+    );
+    let compact = pas_gen(&["--agent", "mcp", &spec, "--discovery", "progressive"]).stdout;
+    let value: serde_json::Value = serde_json::from_slice(&compact).unwrap();
+    let full = pas_spec::faces::mcp::tools_list(&registry);
+    assert_eq!(
+        value,
+        pas_spec::faces::mcp_discovery::progressive_list(&registry, &full)
+    );
+    let default = pas_gen(&["--agent", "mcp", &spec]).stdout;
+    let value: serde_json::Value = serde_json::from_slice(&default).unwrap();
+    assert_eq!(value, full);
+}

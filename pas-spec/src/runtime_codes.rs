@@ -26,6 +26,9 @@ pub const MCP_SESSION_ENDED: &str = "MCP_SESSION_ENDED";
 pub const CANCELLED: &str = "CANCELLED";
 /// An MCP call made against an older schema than the server's.
 pub const SCHEMA_STALE: &str = "SCHEMA_STALE";
+/// An MCP call of a tool the server does not serve (`TOOL mcp --group`/`--tools` left it out),
+/// or a discovery tool's name or group that is not served.
+pub const TOOL_NOT_SERVED: &str = "TOOL_NOT_SERVED";
 /// `tools NAME` for a name the registry does not have.
 pub const UNKNOWN_TOOL: &str = "UNKNOWN_TOOL";
 /// A verb the registry offers that the handler does not implement (a scaffold's stubs too).
@@ -60,6 +63,7 @@ pub static RUNTIME_CODES: &[&str] = &[
     MCP_SESSION_ENDED,
     CANCELLED,
     SCHEMA_STALE,
+    TOOL_NOT_SERVED,
     UNKNOWN_TOOL,
     NOT_IMPLEMENTED,
     builtin_codes::JOB_LOST,

@@ -149,6 +149,32 @@ pub const MCP_ALLOW_ORIGIN: RuntimeFlag = RuntimeFlag {
               refused with 403.",
     machine_output: false,
 };
+/// `mcp --group NAME`: serve only the tools of these groups (their commands' categories).
+pub const MCP_GROUP: RuntimeFlag = RuntimeFlag {
+    long: "group",
+    value: Some("name,..."),
+    meaning: "Serve only the tools of this group (a command's category; the level 3/4 verbs' \
+              are navigation and state); repeat it or give a comma list. With --tools, the \
+              tools of both.",
+    machine_output: false,
+};
+/// `mcp --tools a,b`: serve only these tools.
+pub const MCP_TOOLS: RuntimeFlag = RuntimeFlag {
+    long: "tools",
+    value: Some("name,..."),
+    meaning: "Serve only these tools (their names as tools/list gives them); repeat it or give \
+              a comma list. A call of another tool is the tool error TOOL_NOT_SERVED.",
+    machine_output: false,
+};
+/// `mcp --discovery MODE`: how tools/list lists the served tools.
+pub const MCP_DISCOVERY: RuntimeFlag = RuntimeFlag {
+    long: "discovery",
+    value: Some("mode"),
+    meaning: "auto (the default): past 30 tools served, tools/list gives three tools instead \
+              (tools__search, tools__describe, tools__call); full: every tool; progressive: \
+              the three at any size.",
+    machine_output: false,
+};
 /// The flags of the `mcp` word.
 static MCP_FLAGS: &[RuntimeFlag] = &[
     MCP_CALL_TIMEOUT,
@@ -156,6 +182,9 @@ static MCP_FLAGS: &[RuntimeFlag] = &[
     MCP_INSTALL,
     MCP_HTTP,
     MCP_ALLOW_ORIGIN,
+    MCP_GROUP,
+    MCP_TOOLS,
+    MCP_DISCOVERY,
 ];
 
 /// `docs --skill`: the Agent Skill instead of the `.llm` document.

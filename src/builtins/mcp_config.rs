@@ -2,7 +2,8 @@
 //! start this tool's server, printed; written into the client's file only with `--install`.
 //!
 //! The entry runs this very binary (its absolute path) with the words that reach the `mcp`
-//! word (`pas_spec::surface::builtin_argv`) and the `--call-timeout` given here. Printed, it is
+//! word (`pas_spec::surface::builtin_argv`) and the `--call-timeout`, `--group`, `--tools` and
+//! `--discovery` given here. Printed, it is
 //! the client's whole document for a person (JSON, or TOML for Codex) and, in machine mode,
 //! `{client, file, format, config}`. `--install` adds it to the client's file: the file's other
 //! entries and keys stay as they are (JSON keys in their order; TOML comments and layout too),
@@ -37,13 +38,16 @@ pub(crate) fn run(registry: &Registry, args: &Args) -> Result<Reply, Error> {
         )
         .with_suggestion(format!("one of {}", McpClient::names()))
     })?;
-    // A `--call-timeout` here goes into the entry, checked as the server checks it.
+    // A `--call-timeout`, `--group`, `--tools` or `--discovery` here goes into the entry,
+    // checked as the server checks it.
     crate::parse::mcp_options::call_timeout(args.matches())?;
+    let serving = crate::parse::mcp_options::serving(registry, args.matches())?;
     let command = server_command()?;
     let mut words = pas_spec::faces::mcp_clients::server_args(registry);
     if let Some(seconds) = args.get::<String>(MCP_CALL_TIMEOUT.long)? {
         words.extend([format!("--{}", MCP_CALL_TIMEOUT.long), seconds]);
     }
+    words.extend(serving.words());
     let file = config_file(client)?;
     let document = client.document(&registry.name, &command, &words);
     if !args.flag(MCP_INSTALL.long) {

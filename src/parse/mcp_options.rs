@@ -1,5 +1,5 @@
 //! The words after `TOOL mcp`: the server's own flags (`--call-timeout`, `--print-config`,
-//! `--install`), parsed by clap from the `mcp` row of the surface table
+//! `--install`, `--group`, `--tools`, `--discovery`), parsed by clap from the `mcp` row of the surface table
 //! (`pas_spec::surface::BUILTIN_WORDS`), so `TOOL mcp --help` and every face say the same.
 
 use std::ffi::OsString;
@@ -7,9 +7,12 @@ use std::time::Duration;
 
 use pas_spec::Registry;
 use pas_spec::faces::mcp_clients::McpClient;
+use pas_spec::faces::mcp_discovery::{self as discovery, Discovery};
 use pas_spec::surface::{
-    MCP_ALLOW_ORIGIN, MCP_CALL_TIMEOUT, MCP_HTTP, MCP_INSTALL, MCP_PRINT_CONFIG, MCP_WORD,
+    MCP_ALLOW_ORIGIN, MCP_CALL_TIMEOUT, MCP_DISCOVERY, MCP_GROUP, MCP_HTTP, MCP_INSTALL,
+    MCP_PRINT_CONFIG, MCP_TOOLS, MCP_WORD,
 };
+use serde_json::json;
 
 use crate::codes;
 use crate::error::Error;
@@ -52,6 +55,10 @@ fn command(registry: &Registry) -> clap::Command {
             arg = arg
                 .action(clap::ArgAction::Append)
                 .requires(id(MCP_HTTP.long));
+        }
+        // Repeatable: `--group a --group b` is `--group a,b`.
+        if flag.long == MCP_GROUP.long || flag.long == MCP_TOOLS.long {
+            arg = arg.action(clap::ArgAction::Append);
         }
         cmd = cmd.arg(arg);
     }
@@ -153,6 +160,126 @@ pub(crate) fn http_not_built(registry: &Registry) -> Error {
     )
 }
 
+/// What `--group`, `--tools` and `--discovery` ask the server to serve, checked against the
+/// registry.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+pub(crate) struct Serving {
+    /// The groups named, in the order given, each once.
+    pub(crate) groups: Vec<String>,
+    /// The tools named, in the order given, each once.
+    pub(crate) tools: Vec<String>,
+    /// How `tools/list` lists them.
+    pub(crate) discovery: Discovery,
+    /// `--discovery` as given (none: `auto` by default).
+    pub(crate) discovery_given: bool,
+}
+
+impl Serving {
+    /// The flags that ask for this again, for a client's entry (`--print-config`).
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+    pub(crate) fn words(&self) -> Vec<String> {
+        let mut words = Vec::new();
+        if !self.groups.is_empty() {
+            words.extend([format!("--{}", MCP_GROUP.long), self.groups.join(",")]);
+        }
+        if !self.tools.is_empty() {
+            words.extend([format!("--{}", MCP_TOOLS.long), self.tools.join(",")]);
+        }
+        if self.discovery_given {
+            words.extend([
+                format!("--{}", MCP_DISCOVERY.long),
+                self.discovery.name().to_owned(),
+            ]);
+        }
+        words
+    }
+}
+
+/// The names a repeatable, comma-listed flag holds: each once, in the order given.
+#[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+fn listed(matches: &clap::ArgMatches, long: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for value in matches.get_many::<String>(&id(long)).into_iter().flatten() {
+        for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            if !names.iter().any(|n| n == name) {
+                names.push(name.to_owned());
+            }
+        }
+    }
+    names
+}
+
+/// `--group`, `--tools` and `--discovery`: every name the registry does not have and a mode
+/// that is not one, all in one `INVALID_ARGUMENT` error whose details list the known names.
+#[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+pub(crate) fn serving(registry: &Registry, matches: &clap::ArgMatches) -> Result<Serving, Error> {
+    let groups = listed(matches, MCP_GROUP.long);
+    let tools = listed(matches, MCP_TOOLS.long);
+    let mode = matches.get_one::<String>(&id(MCP_DISCOVERY.long));
+    let mut problems = Vec::new();
+    let discovery = match mode.map(|m| (m, Discovery::from_name(m))) {
+        None => Discovery::default(),
+        Some((_, Some(discovery))) => discovery,
+        Some((given, None)) => {
+            problems.push(json!({
+                "flag": format!("--{}", MCP_DISCOVERY.long),
+                "value": given,
+                "message": format!("--{} takes auto, full or progressive, not `{given}`", MCP_DISCOVERY.long),
+            }));
+            Discovery::default()
+        }
+    };
+    if let Err(unknown) = discovery::select(registry, &groups, &tools) {
+        for discovery::Unknown { flag, name } in unknown {
+            let what = if flag == MCP_GROUP.long {
+                "group"
+            } else {
+                "tool"
+            };
+            problems.push(json!({
+                "flag": format!("--{flag}"),
+                "value": name,
+                "message": format!("--{flag} {name}: {} has no {what} `{name}`", registry.name),
+            }));
+        }
+    }
+    if problems.is_empty() {
+        return Ok(Serving {
+            groups,
+            tools,
+            discovery,
+            discovery_given: mode.is_some(),
+        });
+    }
+    let known_groups: Vec<String> = discovery::groups(registry)
+        .into_iter()
+        .map(|(g, _)| g)
+        .collect();
+    let known_tools: Vec<String> = discovery::tool_groups(registry)
+        .into_iter()
+        .map(|(t, _)| t)
+        .collect();
+    let message = problems
+        .iter()
+        .filter_map(|p| p["message"].as_str())
+        .collect::<Vec<_>>()
+        .join("; ");
+    Err(Error::new(codes::INVALID_ARGUMENT, message)
+        .with_suggestion(format!(
+            "groups: {}; tools: {}; --{} modes: auto, full, progressive",
+            known_groups.join(", "),
+            known_tools.join(", "),
+            MCP_DISCOVERY.long
+        ))
+        .with_details(json!({
+            "problems": problems,
+            "groups": known_groups,
+            "tools": known_tools,
+            "modes": Discovery::ALL.map(Discovery::name),
+        })))
+}
+
 /// The error of `TOOL mcp` in a tool built without the server.
 #[cfg_attr(feature = "mcp", allow(dead_code))]
 pub(crate) fn not_built(registry: &Registry) -> Error {
@@ -225,11 +352,55 @@ mod tests {
     }
 
     #[test]
+    fn groups_and_tools_repeat_or_list_and_read_once_each() {
+        let matches = run(&["--group", "get,get", "--tools", "get", "--group=get"]).unwrap();
+        let asked = serving(&registry(), &matches).unwrap();
+        assert_eq!(asked.groups, ["get"]);
+        assert_eq!(asked.tools, ["get"]);
+        assert_eq!(asked.discovery, Discovery::Auto);
+        assert_eq!(asked.words(), ["--group", "get", "--tools", "get"]);
+        let matches = run(&["--discovery", "full"]).unwrap();
+        let asked = serving(&registry(), &matches).unwrap();
+        assert_eq!(asked.discovery, Discovery::Full);
+        assert_eq!(asked.words(), ["--discovery", "full"]);
+    }
+
+    #[test]
+    fn every_unknown_name_and_mode_is_one_error_listing_the_known_names() {
+        let matches = run(&[
+            "--group",
+            "nope",
+            "--tools",
+            "get,task_get",
+            "--discovery",
+            "some",
+        ])
+        .unwrap();
+        let error = serving(&registry(), &matches).unwrap_err();
+        assert_eq!(error.code(), codes::INVALID_ARGUMENT);
+        for said in ["`some`", "group `nope`", "tool `task_get`"] {
+            assert!(error.message().contains(said), "{}", error.message());
+        }
+        let details = error.details().unwrap();
+        assert_eq!(details["problems"].as_array().unwrap().len(), 3);
+        assert_eq!(details["groups"], json!(["get"]));
+        assert_eq!(details["tools"], json!(["get"]));
+        assert!(error.suggestion().unwrap().contains("tools: get"));
+    }
+
+    #[test]
     fn help_is_the_rows_meanings() {
         let Asked::Help(text) = read(&registry(), &words(&["--help"])).unwrap() else {
             panic!("no help");
         };
-        for flag in [MCP_CALL_TIMEOUT, MCP_PRINT_CONFIG, MCP_INSTALL] {
+        for flag in [
+            MCP_CALL_TIMEOUT,
+            MCP_PRINT_CONFIG,
+            MCP_INSTALL,
+            MCP_GROUP,
+            MCP_TOOLS,
+            MCP_DISCOVERY,
+        ] {
             assert!(text.contains(&format!("--{}", flag.long)), "{text}");
         }
         assert!(text.contains("claude-code"), "{text}");

@@ -179,10 +179,16 @@ impl Session {
     /// Starts `command` (a binary with its environment and directory set, as the test's CLI
     /// calls have them) with the `mcp` argument, and initializes the session: the fidelity
     /// tests compare a call on the command line with the same call over MCP on one store.
-    pub fn spawn(mut command: Command) -> Session {
+    pub fn spawn(command: Command) -> Session {
+        Session::spawn_with(command, &[])
+    }
+
+    /// [`Session::spawn`] with the server's own flags after the `mcp` word (`--group`, ...).
+    pub fn spawn_with(mut command: Command, flags: &[&str]) -> Session {
         use std::process::Stdio;
         let mut child = command
             .args(SERVE)
+            .args(flags)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

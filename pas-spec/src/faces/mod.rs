@@ -7,6 +7,7 @@
 //! - [`agent_help`]: `--agent --help` of the tool, a group or one command (PAS 4.1).
 //! - [`llm`]: the `.llm` document (PAS 4.2), in the default layout or through a minijinja template.
 //! - [`mcp`]: an MCP `tools/list` result, one tool per command.
+//! - [`mcp_discovery`]: which tools a server serves (`--group`, `--tools`), and the three tools of progressive discovery.
 //! - [`mcp_clients`]: what an MCP client's configuration needs to start the tool's server.
 //! - [`masking`]: what a tool masks in its output and how to see it raw (every face says it).
 //! - [`skill`]: an Agent Skill (`SKILL.md` and its `.llm` reference).
@@ -22,6 +23,7 @@ mod llm_layout;
 pub mod masking;
 pub mod mcp;
 pub mod mcp_clients;
+pub mod mcp_discovery;
 mod mcp_examples;
 pub mod plugin;
 pub mod skill;

@@ -48,6 +48,8 @@ pub(crate) mod bound;
 #[cfg(feature = "mcp")]
 pub(crate) mod confirm;
 #[cfg(feature = "mcp")]
+pub(crate) mod discovery;
+#[cfg(feature = "mcp")]
 pub(crate) mod ending;
 #[cfg(feature = "mcp")]
 pub(crate) mod exec;

@@ -131,7 +131,7 @@ fn items_content(items: Items) -> Value {
     Value::Object(content)
 }
 
-fn structured(value: Value) -> Value {
+pub(crate) fn structured(value: Value) -> Value {
     json!({
         "content": [text(value.to_string())],
         "structuredContent": value,

@@ -23,7 +23,7 @@ impl App {
         // The words after `mcp` are the server's own flags (`crate::parse::mcp_options`);
         // `--print-config` and `--help` never reach here (`crate::parse::argv::wants_mcp`).
         let words = argv.get(2..).unwrap_or(&[]);
-        let (call_timeout, transport) = match self.server_options(words) {
+        let (call_timeout, transport, serving) = match self.server_options(words) {
             Ok(options) => options,
             Err(mut error) => {
                 redactor.error(&mut error);
@@ -42,10 +42,19 @@ impl App {
             None => command,
         };
         let registry = self.registry.clone();
-        crate::transport::mcp::serve(self, registry, command, redactor, call_timeout, transport)
+        crate::transport::mcp::serve(
+            self,
+            registry,
+            command,
+            redactor,
+            call_timeout,
+            transport,
+            &serving,
+        )
     }
 
-    /// The server's flags: its call time limit and where it listens.
+    /// The server's flags: its call time limit, where it listens, and the tools it serves and
+    /// how it lists them (`--group`, `--tools`, `--discovery`).
     #[cfg(feature = "mcp")]
     fn server_options(
         &self,
@@ -54,15 +63,17 @@ impl App {
         (
             Option<std::time::Duration>,
             crate::transport::mcp::server::Transport,
+            crate::parse::mcp_options::Serving,
         ),
         Error,
     > {
-        use crate::parse::mcp_options::{Asked, call_timeout, http, read};
+        use crate::parse::mcp_options::{Asked, call_timeout, http, read, serving};
         use crate::transport::mcp::server::Transport;
         let Asked::Run(matches) = read(&self.registry, words)? else {
-            return Ok((None, Transport::Stdio));
+            return Ok((None, Transport::Stdio, Default::default()));
         };
         let limit = call_timeout(&matches)?;
+        let serving = serving(&self.registry, &matches)?;
         let transport = match http(&matches) {
             None => Transport::Stdio,
             #[cfg(feature = "mcp-http")]
@@ -77,7 +88,7 @@ impl App {
                 return Err(crate::parse::mcp_options::http_not_built(&self.registry));
             }
         };
-        Ok((limit, transport))
+        Ok((limit, transport, serving))
     }
 
     /// A server that cannot start: the structured error on stderr, and the exit code the
@@ -86,7 +97,7 @@ impl App {
     fn refuse(&self, error: &Error) -> ExitCode {
         eprintln!(
             "{}",
-            serde_json::json!({"error": error.code(), "message": error.message(), "suggestion": error.suggestion()})
+            serde_json::json!({"error": error.code(), "message": error.message(), "suggestion": error.suggestion(), "details": error.details()})
         );
         let surface = pas_spec::surface::of(self.registry.profile);
         ExitCode::from(surface.exit_of(&self.registry, error.code()))

@@ -66,12 +66,20 @@ pub(crate) fn serve(
     redactor: Redactor,
     call_timeout: Option<Duration>,
     transport: Transport,
+    serving: &crate::parse::mcp_options::Serving,
 ) -> ExitCode {
     let tools_list = pas_spec::faces::mcp::tools_list(&registry);
     let queue = Arc::new(Queue::default());
     let closing = Arc::new(AtomicBool::new(false));
     let ending = Arc::new(Ending::default());
-    let server = match Server::new(&registry, &tools_list, queue.clone(), closing.clone()) {
+    let discovery = super::discovery::Discovery::new(&registry, &tools_list, serving);
+    let server = match Server::new(
+        &registry,
+        &tools_list,
+        discovery,
+        queue.clone(),
+        closing.clone(),
+    ) {
         Ok(server) => server,
         Err(error) => {
             eprintln!("{}", json!({"error": "INTERNAL_ERROR", "message": error}));
@@ -189,6 +197,8 @@ struct Server {
     templates: Option<Arc<ListResourceTemplatesResult>>,
     /// Each tool's current schema hash, to answer a stale call (see [`super::stale`]).
     schemas: Arc<super::stale::Schemas>,
+    /// The tools served and how they are listed (`--group`, `--tools`, `--discovery`).
+    discovery: Arc<super::discovery::Discovery>,
     queue: Arc<Queue>,
     closing: Arc<AtomicBool>,
 }
@@ -201,6 +211,7 @@ impl Server {
     fn new(
         registry: &Registry,
         tools_list: &Value,
+        discovery: super::discovery::Discovery,
         queue: Arc<Queue>,
         closing: Arc<AtomicBool>,
     ) -> Result<Server, String> {
@@ -226,9 +237,10 @@ impl Server {
         };
         Ok(Server {
             info,
-            tools: Arc::new(typed(complete(tools_list.clone()), "tools/list")?),
+            tools: Arc::new(typed(complete(discovery.listed().clone()), "tools/list")?),
             templates,
             schemas: Arc::new(super::stale::Schemas::of(registry, tools_list)),
+            discovery: Arc::new(discovery),
             queue,
             closing,
         })
@@ -406,6 +418,16 @@ impl ServerHandler for Server {
         };
         let tool = request.name.to_string();
         let arguments = request.arguments.unwrap_or_default();
+        // The discovery tools answer here; `tools__call` becomes the call it names, which runs
+        // below as a direct one; a tool `--group`/`--tools` left out is refused (discovery.rs).
+        let (tool, arguments) = match self.discovery.route(tool, arguments) {
+            super::discovery::Route::Run { tool, arguments } => (tool, arguments),
+            super::discovery::Route::Answer(value) => {
+                let result: CallToolResult =
+                    typed(complete(value), "result").map_err(invalid_result)?;
+                return Ok(CallToolResponse::Complete(result));
+            }
+        };
         let held = context.meta.get(META_SCHEMA_HASH).and_then(Value::as_str);
         if let Some(stale) = self.schemas.stale(&tool, held, &arguments) {
             let value = complete(self.schemas.stale_result(&tool, &stale));
