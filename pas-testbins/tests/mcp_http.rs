@@ -334,3 +334,43 @@ fn a_method_2026_removed_is_not_found_at_that_version_only() {
     assert_eq!(answer.status, 200, "{answer:?}");
     assert_eq!(answer.json()["result"]["protocolVersion"], "2025-11-25");
 }
+
+/// Progressive discovery and a served subset work over HTTP as over stdio (issue 31, item 4):
+/// the list is the three discovery tools, and a call through `tools__call` answers what the
+/// direct call of the same tool answers.
+#[test]
+fn progressive_discovery_over_http_calls_as_a_direct_call_does() {
+    let server = HttpServer::start(demo(), &["--discovery", "progressive"], &[]);
+    let at = server.authority();
+    let listed = mcp_post(
+        at,
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}),
+        &[],
+    );
+    let names: Vec<String> = listed.json()["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(names, pas::spec::faces::mcp_discovery::DISCOVERY_TOOLS);
+    let direct = mcp_post(at, &call(2, "item_get", json!({"id": 1})), &[]);
+    let through = mcp_post(
+        at,
+        &call(
+            2,
+            "tools__call",
+            json!({"name": "item_get", "arguments": {"id": 1}}),
+        ),
+        &[],
+    );
+    assert_eq!(
+        through.json()["result"]["structuredContent"],
+        direct.json()["result"]["structuredContent"],
+        "{through:?}"
+    );
+    assert!(
+        direct.json()["result"]["structuredContent"].is_object(),
+        "{direct:?}"
+    );
+}

@@ -59,7 +59,7 @@ fn score(query: &[String], tool: &Value, group: &str) -> u32 {
         .sum()
 }
 
-/// [`SEARCH_TOOL`]'s result: the served tools matching `query` (any of its words; every tool
+/// [`super::SEARCH_TOOL`]'s result: the served tools matching `query` (any of its words; every tool
 /// for a query without words), of `group` if given, best first (ties in `tools/list` order), at
 /// most `limit`, each as `{name, group, description}`, and how many matched.
 pub fn search(
@@ -118,7 +118,7 @@ pub fn search_in(
     json!({ "tools": tools, "total": total })
 }
 
-/// [`DESCRIBE_TOOL`]'s result: the served tools named, each exactly as `served` holds it, in
+/// [`super::DESCRIBE_TOOL`]'s result: the served tools named, each exactly as `served` holds it, in
 /// the order asked (a name asked twice, once); the names not served are the error, all of them.
 pub fn describe(served: &Value, names: &[String]) -> Result<Value, Vec<String>> {
     let tools = served["tools"]
