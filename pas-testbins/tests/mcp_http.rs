@@ -374,3 +374,25 @@ fn progressive_discovery_over_http_calls_as_a_direct_call_does() {
         "{direct:?}"
     );
 }
+
+/// `--allow-origin` adds an origin (a browser page the operator serves) to the loopback ones;
+/// any other stays refused. A head twice `MAX_HEADER_BYTES` is refused (431) before any body is
+/// read (hyper grows its buffer in steps, so the bound is not to the byte).
+#[test]
+fn an_allowed_origin_passes_and_an_oversized_head_is_refused() {
+    let server = HttpServer::start(
+        demo(),
+        &["--allow-origin", "https://app.example.com:443"],
+        &[],
+    );
+    let at = server.authority();
+    let hello = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
+    let answer = mcp_post(at, &hello, &["Origin: https://app.example.com"]);
+    assert_eq!(answer.status, 200, "{answer:?}");
+    let answer = mcp_post(at, &hello, &["Origin: https://other.example.com"]);
+    assert_eq!(answer.status, 403, "{answer:?}");
+    let huge = format!("X-Padding: {}", "a".repeat(2 * pas::mcp::MAX_HEADER_BYTES));
+    let answer = mcp_post(at, &hello, &[&huge]);
+    assert_eq!(answer.status, 431, "{answer:?}");
+    ping(&server);
+}

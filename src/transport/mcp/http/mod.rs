@@ -6,7 +6,9 @@
 //!
 //! Bounds, so hostile input meets a refusal and memory stays bounded:
 //! - at most [`MAX_CONNECTIONS`] connections at once; one more is answered 503 and closed;
-//! - a request's headers within [`HEADER_TIME`] (slowloris) and at most [`MAX_HEADER_BYTES`];
+//! - a request's headers within [`HEADER_TIME`] (slowloris), in hyper's read buffer of
+//!   [`MAX_HEADER_BYTES`] (a head that does not fit is 431; hyper grows the buffer in steps,
+//!   so a head a little past it may still fit);
 //! - each body as [`gate`] says (size, time, a budget of bytes held at once, JSON-RPC shape);
 //! - calls as on stdio: [`super::MAX_CALLS`] at once, [`super::MAX_WAITING`] waiting, then a
 //!   retryable `-32000`.
@@ -48,7 +50,7 @@ pub const MAX_CONNECTIONS: usize = 512;
 /// How long a request's headers may take to arrive.
 pub const HEADER_TIME: Duration = Duration::from_secs(10);
 
-/// The largest request head (request line and headers) read.
+/// hyper's read buffer for a request's head: a head that does not fit is answered 431.
 pub const MAX_HEADER_BYTES: usize = 64 * 1024;
 
 /// How long the connections may take to finish after a signal (the process ends then anyway).
