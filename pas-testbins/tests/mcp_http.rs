@@ -396,3 +396,26 @@ fn an_allowed_origin_passes_and_an_oversized_head_is_refused() {
     assert_eq!(answer.status, 431, "{answer:?}");
     ping(&server);
 }
+
+/// An address the server cannot listen on (taken by another server) is `MCP_LISTEN_FAILED` on
+/// stderr, exit 1, nothing on stdout, at once.
+#[test]
+fn an_address_taken_is_a_clean_start_up_error() {
+    let first = HttpServer::start(demo(), &[], &[]);
+    let out = std::process::Command::new(demo())
+        .args(["--builtin", "mcp", "--http", first.authority()])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(out.stdout.is_empty());
+    let error: Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(error["error"], "MCP_LISTEN_FAILED", "{error}");
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains(first.authority())
+    );
+    ping(&first);
+}

@@ -165,5 +165,15 @@ mod tests {
         let error = crate::parse::mcp_options::not_built(&registry(GET));
         assert_eq!(error.code(), MCP_NOT_BUILT);
         assert!(error.suggestion().unwrap().contains("features = [\"mcp\"]"));
+        // `--http` in a tool built with the server but not its HTTP transport.
+        let error = crate::parse::mcp_options::http_not_built(&registry(GET));
+        assert_eq!(error.code(), pas_spec::runtime_codes::FEATURE_NOT_BUILT);
+        assert!(error.message().contains("--http"), "{}", error.message());
+        assert!(
+            error
+                .suggestion()
+                .unwrap()
+                .contains("features = [\"mcp-http\"]")
+        );
     }
 }
