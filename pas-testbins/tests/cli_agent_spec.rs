@@ -161,15 +161,15 @@ fn sources(dir: &Path, found: &mut Vec<PathBuf>) {
 }
 
 /// §10, §32, §37, §41, §62, §64: the runtime (the `pas-kit` package) depends on no HTTP client,
-/// updater, browser opener, editor launcher or prompt library, and its source names no socket,
-/// editor, browser or pager. A tool built with it never blocks on one of them or prints an
+/// updater, browser opener, editor launcher or prompt library, and its source names no socket
+/// it connects with, editor, browser or pager (the one listener is `TOOL mcp --http`'s, behind
+/// its feature). A tool built with it never blocks on one of them or prints an
 /// update notice unless its own handler does.
 #[test]
 fn the_runtime_never_opens_a_connection_an_editor_a_browser_or_a_prompt() {
     const CRATES: &[&str] = &[
         "reqwest",
         "ureq",
-        "hyper",
         "curl",
         "isahc",
         "attohttpc",
@@ -188,6 +188,7 @@ fn the_runtime_never_opens_a_connection_an_editor_a_browser_or_a_prompt() {
     let manifest = fs::read_to_string(repo().join("Cargo.toml")).unwrap();
     // The runtime's own dependency tables: [dependencies] and [target.'cfg(..)'.dependencies].
     let mut deps = String::new();
+    let mut lines = Vec::new();
     let mut inside = false;
     for line in manifest.lines() {
         if line.starts_with('[') {
@@ -198,6 +199,21 @@ fn the_runtime_never_opens_a_connection_an_editor_a_browser_or_a_prompt() {
         if inside && let Some((name, _)) = line.split_once('=') {
             deps.push_str(name.trim());
             deps.push('\n');
+            lines.push(line);
+        }
+    }
+    // hyper serves `TOOL mcp --http` (feature `mcp-http`, asked for by the tool's author and
+    // started only by that word): it is optional, and built as a server, never as a client;
+    // rmcp likewise has no client transport.
+    for line in &lines {
+        let name = line.split_once('=').map(|(n, _)| n.trim()).unwrap_or_default();
+        if name.starts_with("hyper") {
+            assert!(line.contains("optional = true"), "{line}");
+            assert!(!line.contains("client"), "{line}");
+        }
+        if name == "rmcp" {
+            assert!(!line.contains("client"), "{line}");
+            assert!(!line.contains("reqwest"), "{line}");
         }
     }
     assert!(
