@@ -206,7 +206,10 @@ fn the_runtime_never_opens_a_connection_an_editor_a_browser_or_a_prompt() {
     // started only by that word): it is optional, and built as a server, never as a client;
     // rmcp likewise has no client transport.
     for line in &lines {
-        let name = line.split_once('=').map(|(n, _)| n.trim()).unwrap_or_default();
+        let name = line
+            .split_once('=')
+            .map(|(n, _)| n.trim())
+            .unwrap_or_default();
         if name.starts_with("hyper") {
             assert!(line.contains("optional = true"), "{line}");
             assert!(!line.contains("client"), "{line}");
