@@ -419,3 +419,48 @@ fn an_address_taken_is_a_clean_start_up_error() {
     );
     ping(&first);
 }
+
+/// Bodies held at once stay within `BODY_BUDGET`: while four clients hold nearly 16 MiB each
+/// (a body not yet finished), a fifth body past what is left is refused (503, retryable), and
+/// a body that stops arriving is cut off after `BODY_TIME` (408).
+#[test]
+fn bodies_held_at_once_stay_within_the_budget_and_a_stalled_body_is_cut_off() {
+    use std::io::{Read, Write};
+    let server = HttpServer::start(demo(), &[], &[]);
+    let at = server.authority().to_owned();
+    let held = pas::mcp::MAX_MESSAGE_BYTES - 1024;
+    let open = |sent: usize, declared: usize| {
+        let mut stream = std::net::TcpStream::connect(&at).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(90)))
+            .unwrap();
+        let head = format!(
+            "POST /mcp HTTP/1.1\r\nHost: {at}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {declared}\r\n\r\n"
+        );
+        stream.write_all(head.as_bytes()).unwrap();
+        let _ = stream.write_all(&vec![b' '; sent]);
+        stream
+    };
+    let started = Instant::now();
+    let holders: Vec<_> = (0..4)
+        .map(|_| open(held, pas::mcp::MAX_MESSAGE_BYTES))
+        .collect();
+    // Let the server take what was sent.
+    std::thread::sleep(Duration::from_secs(2));
+    let mut fifth = open(
+        pas::mcp::BODY_BUDGET - 4 * held + 64 * 1024,
+        pas::mcp::MAX_MESSAGE_BYTES,
+    );
+    let mut bytes = Vec::new();
+    let _ = fifth.read_to_end(&mut bytes);
+    let answer = mcp_support::parse_answer(&bytes);
+    assert_eq!(answer.status, 503, "{answer:?}");
+    // The four never finish: each is cut off once its body is late.
+    for mut stream in holders {
+        let mut bytes = Vec::new();
+        let _ = stream.read_to_end(&mut bytes);
+        assert_eq!(mcp_support::parse_answer(&bytes).status, 408);
+    }
+    assert!(started.elapsed() >= pas::mcp::BODY_TIME - Duration::from_secs(1));
+    ping(&server);
+}
