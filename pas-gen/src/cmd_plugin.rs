@@ -6,30 +6,20 @@
 //! Like `pas-gen skill`, it writes the package's files and no other: a file of the same name is
 //! replaced, anything else stays, and the reply lists every file written.
 
-use std::path::PathBuf;
-
 use pas::{Args, Context, Error, Reply};
 use pas_spec::faces::plugin;
-use serde_json::json;
 
 use crate::cmd_docs::load_spec;
-use crate::cmd_new::write;
+use crate::cmd_skill::write_package;
 
 pub fn plugin(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     let registry = load_spec(&args.require::<String>("spec")?)?;
-    let out = PathBuf::from(args.require::<String>("out")?);
     let name = plugin::name(&registry);
-    let dir = out.join(&name);
-    let mut files = Vec::new();
-    for (path, text) in plugin::files(&registry) {
-        write(&dir.join(&path), &text)?;
-        files.push(path);
-    }
-    let value = json!({
-        "dir": dir.display().to_string(),
-        "name": name,
-        "files": files,
-    });
+    let (dir, value) = write_package(args, &name, plugin::files(&registry))?;
+    let files: Vec<&str> = value["files"]
+        .as_array()
+        .map(|files| files.iter().filter_map(|f| f.as_str()).collect())
+        .unwrap_or_default();
     let text = format!(
         "wrote the plugin {name} in {} ({} files: {})",
         dir.display(),

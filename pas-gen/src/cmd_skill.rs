@@ -13,19 +13,29 @@ use crate::cmd_new::write;
 
 pub fn skill(args: &Args, _ctx: &Context) -> Result<Reply, Error> {
     let registry = load_spec(&args.require::<String>("spec")?)?;
-    let out = PathBuf::from(args.require::<String>("out")?);
     let name = skill::name(&registry);
-    let dir = out.join(&name);
-    let mut files = Vec::new();
-    for (path, text) in skill::files(&registry) {
+    let (dir, value) = write_package(args, &name, skill::files(&registry))?;
+    let text = format!("wrote the skill {name} in {}", dir.display());
+    Ok(Reply::object_with_text(&value, text))
+}
+
+/// Writes a face's `files` under `--out DIR`/`name`/ (those files replaced, nothing else
+/// touched), and answers `{dir, name, files}`: the skill's and the plugin package's writing.
+pub fn write_package(
+    args: &Args,
+    name: &str,
+    files: Vec<(String, String)>,
+) -> Result<(PathBuf, serde_json::Value), Error> {
+    let dir = PathBuf::from(args.require::<String>("out")?).join(name);
+    let mut written = Vec::new();
+    for (path, text) in files {
         write(&dir.join(&path), &text)?;
-        files.push(path);
+        written.push(path);
     }
     let value = json!({
         "dir": dir.display().to_string(),
         "name": name,
-        "files": files,
+        "files": written,
     });
-    let text = format!("wrote the skill {name} in {}", dir.display());
-    Ok(Reply::object_with_text(&value, text))
+    Ok((dir, value))
 }

@@ -71,16 +71,16 @@ pub fn tool_name(command: &Command) -> String {
 /// insertion order (its `preserve_order` feature, which another crate may turn on).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Tool {
-    name: String,
-    title: String,
-    description: String,
-    input_schema: Value,
+pub(super) struct Tool {
+    pub(super) name: String,
+    pub(super) title: String,
+    pub(super) description: String,
+    pub(super) input_schema: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
-    output_schema: Option<Value>,
-    annotations: Annotations,
+    pub(super) output_schema: Option<Value>,
+    pub(super) annotations: Annotations,
     #[serde(rename = "_meta")]
-    meta: Value,
+    pub(super) meta: Value,
 }
 
 /// The `_meta` key of the tool's version: a client that cached the list can compare it with
@@ -111,11 +111,11 @@ pub const META_SPAWNS_BACKGROUND: &str = "pas-kit/spawnsBackgroundProcess";
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Annotations {
-    read_only_hint: bool,
-    destructive_hint: bool,
-    idempotent_hint: bool,
-    open_world_hint: bool,
+pub(super) struct Annotations {
+    pub(super) read_only_hint: bool,
+    pub(super) destructive_hint: bool,
+    pub(super) idempotent_hint: bool,
+    pub(super) open_world_hint: bool,
 }
 
 fn tool(registry: &Registry, command: &Command) -> Value {

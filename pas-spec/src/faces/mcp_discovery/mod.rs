@@ -14,7 +14,6 @@
 //!
 //! Pure functions of the registry, so `pas-gen` and the server print the same bytes.
 
-use serde::Serialize;
 use serde_json::{Value, json};
 
 mod arguments;
@@ -23,7 +22,7 @@ mod search;
 pub use arguments::{Asked, Problem, read};
 pub use search::{describe, search, search_in};
 
-use super::mcp::{self, META_TOOL_VERSION};
+use super::mcp::{self, Annotations, META_TOOL_VERSION, Tool};
 use super::words::one_line;
 use crate::Registry;
 use crate::json_order::sorted;
@@ -177,29 +176,6 @@ pub fn names(list: &Value) -> Vec<&str> {
 }
 
 /// One discovery tool. A struct, so the top-level field order is the full list's.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Tool {
-    name: &'static str,
-    title: String,
-    description: String,
-    input_schema: Value,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    output_schema: Option<Value>,
-    annotations: Annotations,
-    #[serde(rename = "_meta")]
-    meta: Value,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Annotations {
-    read_only_hint: bool,
-    destructive_hint: bool,
-    idempotent_hint: bool,
-    open_world_hint: bool,
-}
-
 /// The progressive `tools/list` of a server serving `served` (a `tools/list` value, from
 /// [`select`]): the three discovery tools.
 pub fn progressive_list(registry: &Registry, served: &Value) -> Value {
@@ -251,7 +227,7 @@ fn search_tool(registry: &Registry, served: &Value) -> Tool {
     let listed: Vec<String> = groups.iter().map(|(g, n)| format!("{g} ({n})")).collect();
     let group_names: Vec<&str> = groups.iter().map(|(g, _)| g.as_str()).collect();
     Tool {
-        name: SEARCH_TOOL,
+        name: SEARCH_TOOL.to_owned(),
         title: format!("{}: search the tools", registry.name),
         description: format!(
             "Find {name}'s tools by words in their names, groups and descriptions: each match's \
@@ -300,7 +276,7 @@ fn search_tool(registry: &Registry, served: &Value) -> Tool {
 
 fn describe_tool(registry: &Registry) -> Tool {
     Tool {
-        name: DESCRIBE_TOOL,
+        name: DESCRIBE_TOOL.to_owned(),
         title: format!("{}: describe tools", registry.name),
         description: format!(
             "The full definitions of tools by name, exactly as a full tools/list gives them \
@@ -341,7 +317,7 @@ fn call_tool(registry: &Registry, served: &Value) -> Tool {
     let every = |hint: &str| tools.iter().all(|t| t["annotations"][hint] == true);
     let any = |hint: &str| tools.iter().any(|t| t["annotations"][hint] == true);
     Tool {
-        name: CALL_TOOL,
+        name: CALL_TOOL.to_owned(),
         title: format!("{}: call a tool", registry.name),
         description: format!(
             "Call one of {name}'s tools by name with its arguments (as its inputSchema from \
