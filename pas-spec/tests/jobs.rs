@@ -177,8 +177,8 @@ fn faces_document_the_job_protocol() {
         .iter()
         .find(|t| t["name"] == "build_run")
         .unwrap();
-    // Over MCP a job runs to its end: the tool's output is the job's result (or, past the
-    // call's output bound, the pointer to it).
+    // Over MCP the tool's output (at the job's end, or a task's inlined result) is the job's
+    // result (or, past the call's output bound, the pointer to it).
     assert_eq!(
         build["outputSchema"]["anyOf"][0]["properties"]["built"]["type"], "boolean",
         "{build}"
@@ -186,6 +186,12 @@ fn faces_document_the_job_protocol() {
     assert_eq!(
         build["outputSchema"]["anyOf"][1]["required"],
         serde_json::json!(["output_file"]),
+        "{build}"
+    );
+    // A client that takes MCP tasks gets the job as a task; any other gets its result.
+    assert_eq!(
+        build["_meta"][mcp::META_JOB],
+        serde_json::json!({"task": "optional", "pollIntervalMs": 200, "timeoutMs": 60000}),
         "{build}"
     );
     let catalog: Value = serde_json::from_str(&catalog::to_json(&registry)).unwrap();

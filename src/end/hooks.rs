@@ -17,4 +17,11 @@ pub(crate) struct CallHooks {
     /// What the handler said it changed so far ([`crate::handler::context::Context::set_effect`]), for the server
     /// to tell a call past its time limit that changed nothing from one that may have.
     pub(crate) effect: std::sync::Arc<std::sync::Mutex<Option<crate::effect::Change>>>,
+    /// Set when the client takes MCP Tasks (SEP-2663) for this call: a job command then starts
+    /// detached, as on the command line, and its descriptor is left here for the server to
+    /// answer as a task (the task id is the job id). Unset, a job runs to its end in the call.
+    pub(crate) task: Option<TaskStarted>,
 }
+
+/// Where a job started as an MCP task leaves its descriptor.
+pub(crate) type TaskStarted = std::sync::Arc<std::sync::Mutex<Option<serde_json::Value>>>;

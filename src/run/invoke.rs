@@ -201,10 +201,23 @@ impl App {
             (jobs.call)(shared, command, leaf)
         });
         if let (crate::run::jobs::Call::Start, Some(jobs)) = (&job, jobs) {
-            let stdin = body.as_ref().map(|b| &b.bytes[..]);
             let redactor = shared.lock().redactor.clone();
-            let reply = (jobs.start)(registry, command, stdin, &redactor).map_err(Stop::Failed)?;
-            return finish(reply);
+            // Over MCP (a task): the call's own words and `input`, not this process's.
+            let (stdin, words) = match shared.mcp.as_ref() {
+                Some(hooks) => (
+                    hooks.input.as_deref(),
+                    Some(argv.get(1..).unwrap_or_default()),
+                ),
+                None => (body.as_ref().map(|b| &b.bytes[..]), None),
+            };
+            let descriptor =
+                (jobs.start)(registry, command, stdin, words, &redactor).map_err(Stop::Failed)?;
+            if let Some(task) = shared.mcp.as_ref().and_then(|hooks| hooks.task.as_ref()) {
+                *task
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(descriptor.clone());
+            }
+            return finish(Reply::object(&descriptor));
         }
         // One call at a time, when the command declares a lock (15, 58): held until the end.
         let _held = match self.rooms.locks {
@@ -316,7 +329,15 @@ impl App {
         });
         match ran {
             Ok(result) => result,
-            Err(error) => Err(Stop::Failed(error)),
+            Err(error) => {
+                // A handler that panicked in a job's detached run: its manifest says so
+                // (INTERNAL_ERROR, the panic's message), not that the process vanished. A panic
+                // after the outcome was recorded changes nothing (a manifest ends once).
+                if let (crate::run::jobs::Call::Run(id), Some(jobs)) = (&job, jobs) {
+                    let _ = (jobs.finish_run)(registry, id, Err(error.clone()));
+                }
+                Err(Stop::Failed(error))
+            }
         }
     }
 

@@ -11,7 +11,8 @@ use crate::end::call_state::{Outcome, Shared};
 
 /// What a job command's call does instead of (or around) its handler.
 pub(crate) enum Call<'a> {
-    /// Not a job (or `--wait`, or over MCP): the handler runs as any other.
+    /// Not a job (or `--wait`, or over MCP for a client that takes no tasks): the handler runs
+    /// as any other.
     Plain,
     /// Start the job and answer its descriptor.
     Start,
@@ -34,11 +35,14 @@ pub(crate) fn call(shared: &Shared, command: &Command, leaf: &clap::ArgMatches) 
         .ok()
         .flatten()
         == Some(&true);
-    // Over MCP a job runs to its end: the client gets the result (and MCP's own progress).
-    if wait || shared.mcp.is_some() {
-        return Call::Plain;
+    // Over MCP a job runs to its end (the client gets the result and MCP's own progress),
+    // unless the client takes tasks: then it starts as on the command line, and the task is
+    // the job.
+    let takes_task = shared.mcp.as_ref().is_none_or(|hooks| hooks.task.is_some());
+    match wait || !takes_task {
+        true => Call::Plain,
+        false => Call::Start,
     }
-    Call::Start
 }
 
 /// Whether argv's matched path is the `job` word.

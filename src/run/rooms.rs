@@ -55,8 +55,9 @@ type StartJob = fn(
     &Registry,
     &Command,
     Option<&[u8]>,
+    Option<&[std::ffi::OsString]>,
     &crate::guards::redact::Redactor,
-) -> Result<Reply, Error>;
+) -> Result<serde_json::Value, Error>;
 
 /// Records a detached run's outcome (registry, job id, the handler's outcome) and passes it on.
 type FinishRun = fn(&Registry, &str, Result<Reply, Error>) -> Result<Reply, Error>;
@@ -83,7 +84,18 @@ pub(crate) struct JobsRoom {
     pub(crate) finish_run: FinishRun,
     /// Adds the `job` word and each job command's `--wait` to the clap command.
     pub(crate) augment: fn(clap::Command, &Registry) -> clap::Command,
+    /// A job's manifest as it stands now (MCP's `tasks/get`).
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+    pub(crate) follow: FollowJob,
+    /// Cancels a job (registry, id, who asks; MCP's `tasks/cancel`).
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+    pub(crate) cancel: CancelJob,
 }
+
+/// A job's manifest as it stands now (registry, job id), or `JOB_NOT_FOUND`.
+type FollowJob = fn(&Registry, &str) -> Result<crate::services::jobs::store::Manifest, Error>;
+/// Cancels a job (registry, job id, who asks).
+type CancelJob = fn(&Registry, &str, &str) -> Result<crate::services::jobs::stop::Cancelled, Error>;
 
 static JOBS: JobsRoom = JobsRoom {
     asked: crate::run::jobs::asked,
@@ -92,6 +104,8 @@ static JOBS: JobsRoom = JobsRoom {
     start: crate::services::jobs::run::start,
     finish_run: crate::services::jobs::run::finish_run,
     augment: crate::builtins::jobs::augment,
+    follow: crate::services::jobs::follow::manifest,
+    cancel: crate::services::jobs::stop::cancel,
 };
 
 /// Decides a call's `--idempotency-key` (registry, command, the whole call's matches, the

@@ -184,7 +184,18 @@ impl Session {
     }
 
     /// [`Session::spawn`] with the server's own flags after the `mcp` word (`--group`, ...).
-    pub fn spawn_with(mut command: Command, flags: &[&str]) -> Session {
+    pub fn spawn_with(command: Command, flags: &[&str]) -> Session {
+        Session::spawn_declaring(command, flags, "2025-06-18", json!({}))
+    }
+
+    /// [`Session::spawn_with`] for a client of protocol `version` that declares `capabilities`
+    /// at `initialize` (the tasks extension, say).
+    pub fn spawn_declaring(
+        mut command: Command,
+        flags: &[&str],
+        version: &str,
+        capabilities: Value,
+    ) -> Session {
         use std::process::Stdio;
         let mut child = command
             .args(SERVE)
@@ -204,7 +215,7 @@ impl Session {
         };
         session.request(
             "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+            json!({"protocolVersion": version, "capabilities": capabilities,
                    "clientInfo": {"name": "pas-test", "version": "1"}}),
         );
         session.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));

@@ -63,7 +63,12 @@ pub fn tools_list(registry: &Registry) -> Value {
 
 /// The MCP tool name of a command.
 pub fn tool_name(command: &Command) -> String {
-    command.name.replace('.', "_")
+    tool_name_of(&command.name)
+}
+
+/// [`tool_name`] of a command known by its dotted name.
+pub fn tool_name_of(command: &str) -> String {
+    command.replace('.', "_")
 }
 
 /// One MCP tool. A struct, so the top-level field order is fixed; the schemas inside are
@@ -109,6 +114,13 @@ pub const META_LOCK: &str = "pas-kit/lock";
 /// starts processes that outlive the call, which `TOOL cleanup` lists and ends.
 pub const META_SPAWNS_BACKGROUND: &str = "pas-kit/spawnsBackgroundProcess";
 
+/// The `_meta` key of a job command (`output: job`): its poll interval and time limit, and
+/// `"task": "optional"`: a client that takes MCP Tasks (the `io.modelcontextprotocol/tasks`
+/// extension) gets a task whose id is the job id (`TOOL job status ID` follows it too); any
+/// other client, or a call with `wait: true`, gets the result when the job ends. The same key
+/// on a task just created holds the job's descriptor (its `status_command`, `cancel_command`).
+pub const META_JOB: &str = "pas-kit/job";
+
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(super) struct Annotations {
@@ -147,6 +159,13 @@ fn tool(registry: &Registry, command: &Command) -> Value {
     }
     if let Some(lock) = &command.lock {
         meta[META_LOCK] = json!(lock);
+    }
+    if command.is_job() {
+        meta[META_JOB] = json!({
+            "task": "optional",
+            "pollIntervalMs": command.job_poll_interval_ms(),
+            "timeoutMs": command.job_timeout_ms(),
+        });
     }
     // The command's examples as the arguments a client sends (issue 31, item 5).
     let examples = super::mcp_examples::input_examples(registry, command);
@@ -376,8 +395,8 @@ fn output_schema(command: &Command) -> Option<Value> {
         return None;
     }
     match command.output {
-        // Over MCP a job command runs to its end (as with `--wait`): its result is the object,
-        // or, past the call's output bound, the pointer to the file that holds it whole.
+        // A job command's result (at its end, or a task's inlined result) is the object, or,
+        // past the call's output bound, the pointer to the file that holds it whole.
         OutputKind::Object | OutputKind::Job => Some(json!({
             "type": "object",
             "anyOf": [schema, output_file_schema()],

@@ -80,19 +80,23 @@ fn shown_argv(
     redactor.argv(&full)
 }
 
-/// Starts `command` as a job and answers its descriptor.
+/// Starts `command` as a job and answers its descriptor. The run re-executes this process's
+/// own argv ([`run_argv`]), or `words` when given: the call's words after the tool's name, for
+/// a call that did not come from argv (an MCP `tools/call` that became a task). Such a caller
+/// lives on after the call, so it also reaps the run when it ends (no zombie is left).
 pub(crate) fn start(
     registry: &Registry,
     command: &Command,
     stdin: Option<&[u8]>,
+    words: Option<&[OsString]>,
     redactor: &crate::guards::redact::Redactor,
-) -> Result<Reply, Error> {
+) -> Result<Value, Error> {
     let root = store::root(&registry.name, true)?
         .ok_or_else(|| Error::internal("the job store could not be opened"))?;
     store::prune(&root);
     let id = store::new_id();
     let (status_command, cancel_command) = commands_of(registry, &id);
-    let argv = run_argv();
+    let argv = words.map_or_else(run_argv, <[OsString]>::to_vec);
     let now = std::time::SystemTime::now();
     let mut manifest = Manifest {
         id: id.clone(),
@@ -165,9 +169,22 @@ pub(crate) fn start(
     }
     manifest.status = Status::Running;
     store::write(&root, &manifest)?;
-    // Not waited for: the run is a job of its own, reparented when this call exits.
-    drop(child);
-    Ok(Reply::object(&descriptor(&manifest)))
+    match words {
+        // A server goes on after the call: a thread of its own waits for the run's end.
+        Some(_) => reap(child),
+        // Not waited for: the run is a job of its own, reparented when this call exits.
+        None => drop(child),
+    }
+    Ok(descriptor(&manifest))
+}
+
+/// Waits for a run's end on a thread of its own, so that a long-lived caller (the MCP server)
+/// keeps no zombie of each job it started. If no thread can be had, the run is left as the
+/// command line leaves it (reaped when the caller exits).
+fn reap(mut child: std::process::Child) {
+    let _ = std::thread::Builder::new()
+        .name("job-reaper".into())
+        .spawn(move || child.wait());
 }
 
 fn open(path: &std::path::Path, create: bool) -> Result<std::fs::File, Error> {

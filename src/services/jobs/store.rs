@@ -157,7 +157,7 @@ pub(crate) fn write(root: &Root, manifest: &Manifest) -> Result<(), Error> {
 }
 
 /// How long a finished job is kept (its id answers `JOB_NOT_FOUND` after): seven days.
-const KEPT_MS: u64 = 7 * 24 * 3600 * 1000;
+pub(crate) const KEPT_MS: u64 = 7 * 24 * 3600 * 1000;
 
 /// Removes the jobs that ended more than [`KEPT_MS`] ago (counted from their start), best
 /// effort: a manifest that cannot be read is left for a person to look at.

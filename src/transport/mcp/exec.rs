@@ -23,7 +23,7 @@ use super::queue::{
 use super::result::{self, Collected, Items};
 use super::{arguments, confirm};
 use crate::end::call_state::{Output, Shared, Stop};
-use crate::end::hooks::CallHooks;
+use crate::end::hooks::{CallHooks, TaskStarted};
 use crate::error::Error;
 use crate::guards::redact::Redactor;
 use crate::parse::argv::Prescan;
@@ -52,6 +52,17 @@ const _: fn() = || {
 /// JSON-RPC's invalid-params code, and MCP's resource-not-found.
 pub(crate) const INVALID_PARAMS: i32 = -32602;
 pub(crate) const RESOURCE_NOT_FOUND: i32 = -32002;
+
+/// JSON-RPC's internal-error code.
+const INTERNAL_ERROR: i32 = -32603;
+
+/// What the client gave a `tools/call`: its arguments, its output bound
+/// (`_meta: {"pas-kit/maxOutputBytes": N}`), and whether it takes tasks.
+struct Given {
+    arguments: Map<String, Value>,
+    max_output: Option<Value>,
+    task: bool,
+}
 
 /// An unfinished list waiting for its continuation: the way to the thread that holds it.
 struct Held {
@@ -219,12 +230,16 @@ impl Executor {
                 arguments,
                 continuation,
                 max_output,
+                task,
                 ..
             } => match self.call(
                 &tool,
-                arguments,
+                Given {
+                    arguments,
+                    max_output,
+                    task,
+                },
                 continuation,
-                max_output,
                 &cancelled,
                 &progress,
                 effect,
@@ -239,19 +254,16 @@ impl Executor {
             },
             Request::ReadResource { uri } => reply(self.read(&uri, &cancelled)),
             Request::ListResources { cursor } => reply(self.list(cursor, &cancelled)),
+            Request::Task { id, cancel } => reply(self.task(&id, cancel)),
         }
         None
     }
 
-    // One call's inputs and the channels back to its client, each a different kind (the
-    // arguments, the caller's bound, cancel, progress, the effect the handler reports).
-    #[allow(clippy::too_many_arguments)]
     fn call(
         &self,
         tool: &str,
-        arguments: Map<String, Value>,
+        given: Given,
         continuation: Option<String>,
-        max_output: Option<Value>,
         cancelled: &Cancelled,
         progress: &ProgressSink,
         effect: Effect,
@@ -266,15 +278,7 @@ impl Executor {
         if let Some(token) = continuation {
             return Ok(Called::Resume(token));
         }
-        Ok(self.run(
-            tool,
-            &found,
-            arguments,
-            max_output.as_ref(),
-            cancelled,
-            progress,
-            effect,
-        ))
+        Ok(self.run(tool, &found, given, cancelled, progress, effect))
     }
 
     /// The time limit of a call of `tool` and the result it ends with when the limit passes
@@ -336,19 +340,20 @@ impl Executor {
     }
 
     /// Runs `tool`, found as its command and its `inputSchema`.
-    // One call's inputs and the channels back to its client, each a different kind (the
-    // arguments, the caller's bound, cancel, progress, the effect the handler reports).
-    #[allow(clippy::too_many_arguments)]
     fn run(
         &self,
         tool: &str,
         (command, schema): &(Arc<Command>, Value),
-        arguments: Map<String, Value>,
-        max_output: Option<&Value>,
+        Given {
+            arguments,
+            max_output,
+            task,
+        }: Given,
         cancelled: &Cancelled,
         progress: &ProgressSink,
         effect: Effect,
     ) -> Called {
+        let max_output = max_output.as_ref();
         if let Err(error) = self.validate(tool, schema, &arguments) {
             return Called::Done(self.error_result(error, &self.redactor));
         }
@@ -371,11 +376,24 @@ impl Executor {
                 return Called::Done(self.error_result(parse_error::map(&err, &help), &redactor));
             }
         };
-        let shared = self.shared(cancelled, progress, call.input, redactor, effect);
+        // A client that takes tasks: a job command starts detached and is answered as a task.
+        let started = (task && self.offers_tasks()).then(TaskStarted::default);
+        let shared = self.shared(
+            cancelled,
+            progress,
+            call.input,
+            redactor,
+            effect,
+            started.clone(),
+        );
         let argv: Vec<std::ffi::OsString> = call.argv.iter().map(Into::into).collect();
         let ran = self.app.invoke(&shared, &matches, &argv, |reply| {
             collect(reply, &shared, progress.as_ref(), bound)
         });
+        let descriptor = started.and_then(|cell| lock(&cell).take());
+        if let (Ok(_), Some(descriptor)) = (&ran, descriptor) {
+            return Called::Done(super::tasks::created(&descriptor));
+        }
         let (redactor, ran) = {
             let output = shared.lock();
             // The data as the CLI's envelope holds it (compose and robot; item 7 of issue 12).
@@ -635,6 +653,7 @@ impl Executor {
         input: Option<Vec<u8>>,
         redactor: Redactor,
         effect: Effect,
+        task: Option<TaskStarted>,
     ) -> Arc<Shared> {
         let cancelled = cancelled.clone();
         let progress = progress.clone();
@@ -647,6 +666,7 @@ impl Executor {
             }),
             input,
             effect,
+            task,
         };
         let profile = crate::run::rooms::profile_for_call(
             self.app.rooms(),
@@ -689,6 +709,42 @@ impl Executor {
         );
         let exit = profile.exit_code(&error);
         result::error(&profile.envelope_error(error), exit)
+    }
+
+    /// Whether this server answers job commands as tasks: the tool has a job command and
+    /// links the job store.
+    pub(crate) fn offers_tasks(&self) -> bool {
+        self.registry.offers_jobs() && self.app.rooms().jobs.is_some()
+    }
+
+    /// `tasks/get` (or `tasks/cancel`) of the task that is job `id` (see [`super::tasks`]).
+    fn task(&self, id: &str, cancel: bool) -> Result<Value, Refused> {
+        let jobs = self.app.rooms().jobs.filter(|_| self.offers_tasks());
+        let Some(jobs) = jobs else {
+            return Err(Refused {
+                code: INVALID_PARAMS,
+                message: format!("no task `{id}`: this tool has no job commands"),
+            });
+        };
+        let refused = |error: Error| Refused {
+            code: match error.code() {
+                pas_spec::builtin_codes::JOB_NOT_FOUND => INVALID_PARAMS,
+                _ => INTERNAL_ERROR,
+            },
+            message: format!("{}: {}", error.code(), error.message()),
+        };
+        if cancel {
+            // An empty acknowledgement; the cancelled state shows in the next tasks/get.
+            return (jobs.cancel)(&self.registry, id, "MCP `tasks/cancel`")
+                .map(|_| json!({}))
+                .map_err(refused);
+        }
+        let manifest = (jobs.follow)(&self.registry, id).map_err(refused)?;
+        Ok(super::tasks::detailed(
+            &manifest,
+            &self.redactor,
+            &|error| self.error_result(error, &self.redactor),
+        ))
     }
 
     /// `resources/read`: the `cat` verb of the path the URI names.
@@ -775,6 +831,7 @@ impl Executor {
             None,
             self.redactor.clone(),
             Effect::default(),
+            None,
         );
         let ran = self.app.invoke(&shared, &matches, &[], |reply| {
             collect(reply, &shared, &|_| {}, None)

@@ -70,6 +70,8 @@ pub(crate) mod server;
 #[cfg(feature = "mcp")]
 pub(crate) mod stale;
 #[cfg(feature = "mcp")]
+pub(crate) mod tasks;
+#[cfg(feature = "mcp")]
 pub(crate) mod wire;
 
 #[cfg(feature = "mcp")]

@@ -46,6 +46,13 @@ pub(crate) enum Request {
         timeout: Option<Option<Duration>>,
         /// The caller's output bound (`_meta: {"pas-kit/maxOutputBytes": N}`), as given.
         max_output: Option<Value>,
+        /// The client takes tasks (SEP-2663): a job command starts detached as a task.
+        task: bool,
+    },
+    /// `tasks/get` (or `tasks/cancel`, when `cancel`) of the task that is job `id`.
+    Task {
+        id: String,
+        cancel: bool,
     },
     ReadResource {
         uri: String,

@@ -11,10 +11,11 @@ use std::time::Duration;
 use pas_spec::Registry;
 use pas_spec::faces::mcp::META_SCHEMA_HASH;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorCode, InitializeResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ProgressToken, ReadResourceRequestParams, ReadResourceResponse,
-    ReadResourceResult,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, CreateTaskResult,
+    ErrorCode, GetTaskParams, GetTaskResult, InitializeResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ProgressToken, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    TASKS_EXTENSION_ID,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler, ServiceExt};
@@ -73,10 +74,13 @@ pub(crate) fn serve(
     let closing = Arc::new(AtomicBool::new(false));
     let ending = Arc::new(Ending::default());
     let discovery = super::discovery::Discovery::new(&registry, &tools_list, serving);
+    // Job commands answered as tasks: the tool has one and links the job store.
+    let tasks = registry.offers_jobs() && app.rooms().jobs.is_some();
     let server = match Server::new(
         &registry,
         &tools_list,
         discovery,
+        tasks,
         queue.clone(),
         closing.clone(),
     ) {
@@ -199,6 +203,8 @@ struct Server {
     schemas: Arc<super::stale::Schemas>,
     /// The tools served and how they are listed (`--group`, `--tools`, `--discovery`).
     discovery: Arc<super::discovery::Discovery>,
+    /// Whether job commands are answered as tasks to a client that takes them (SEP-2663).
+    tasks: bool,
     queue: Arc<Queue>,
     closing: Arc<AtomicBool>,
 }
@@ -212,6 +218,7 @@ impl Server {
         registry: &Registry,
         tools_list: &Value,
         discovery: super::discovery::Discovery,
+        tasks: bool,
         queue: Arc<Queue>,
         closing: Arc<AtomicBool>,
     ) -> Result<Server, String> {
@@ -219,6 +226,9 @@ impl Server {
         let mut capabilities = json!({ "tools": {} });
         if has_resources {
             capabilities["resources"] = json!({});
+        }
+        if tasks {
+            capabilities["extensions"] = json!({ TASKS_EXTENSION_ID: {} });
         }
         let mut info = InitializeResult::default();
         info.capabilities = typed(capabilities, "capabilities")?;
@@ -241,6 +251,7 @@ impl Server {
             templates,
             schemas: Arc::new(super::stale::Schemas::of(registry, tools_list)),
             discovery: Arc::new(discovery),
+            tasks,
             queue,
             closing,
         })
@@ -434,7 +445,14 @@ impl ServerHandler for Server {
             let result: CallToolResult = typed(value, "result").map_err(invalid_result)?;
             return Ok(CallToolResponse::Complete(result));
         }
+        // SEP-2663: a client takes tasks by declaring the extension, for its session or in
+        // this request's `_meta`; the server then decides (a job command becomes one).
+        let task = self.tasks
+            && context
+                .client_capabilities()
+                .is_some_and(|capabilities| capabilities.supports_tasks());
         let call = Request::Call {
+            task,
             tool: tool.clone(),
             arguments,
             continuation,
@@ -445,9 +463,45 @@ impl ServerHandler for Server {
                 .cloned(),
         };
         let mut value = self.submit(call, &context).await?;
+        if value["resultType"] == "task" {
+            let created: CreateTaskResult = typed(value, "task").map_err(invalid_result)?;
+            return Ok(CallToolResponse::Task(created));
+        }
         self.schemas.stamp(&tool, &mut value);
         let result: CallToolResult = typed(complete(value), "result").map_err(invalid_result)?;
         Ok(CallToolResponse::Complete(result))
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        let task = Request::Task {
+            id: request.task_id,
+            cancel: false,
+        };
+        let mut value = self.submit(task, &context).await?;
+        // The inlined result is stamped as the call's own would be.
+        let command = value["_meta"][pas_spec::faces::mcp::META_JOB]["command"].as_str();
+        if let Some(tool) = command.map(pas_spec::faces::mcp::tool_name_of)
+            && let Some(result) = value.get_mut("result")
+        {
+            self.schemas.stamp(&tool, result);
+        }
+        typed(complete(value), "task").map_err(invalid_result)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let task = Request::Task {
+            id: request.task_id,
+            cancel: true,
+        };
+        self.submit(task, &context).await.map(|_| ())
     }
 
     async fn list_resource_templates(
