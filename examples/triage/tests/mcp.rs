@@ -10,7 +10,9 @@ mod support;
 
 use std::path::Path;
 
-use mcp_support::{Session, as_envelope, call, envelope_meaning, plan, run_clients};
+use mcp_support::{
+    Session, as_envelope, call, envelope_meaning, plan, run_clients, run_clients_over_http,
+};
 use serde_json::{Value, json};
 
 const BIN: &str = env!("CARGO_BIN_EXE_triage");
@@ -169,7 +171,7 @@ fn a_destructive_robot_command_is_confirmed_with_yes() {
 }
 
 /// triage through both SDKs: tools/list equals `pas-gen mcp`, calls with valid and invalid
-/// arguments, structuredContent checked against the output schemas.
+/// arguments, structuredContent checked against the output schemas; over stdio and over HTTP.
 #[test]
 fn triage_through_both_sdks() {
     let home = tempfile::tempdir().unwrap();
@@ -201,4 +203,6 @@ fn triage_through_both_sdks() {
         ),
     ]);
     run_clients(&plan);
+    // The same plan over streamable HTTP (`triage --builtin mcp --http`).
+    run_clients_over_http(&plan);
 }

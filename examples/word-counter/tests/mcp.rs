@@ -1,13 +1,13 @@
 //! word-counter served over MCP (`word-counter --builtin mcp`: its root command takes files, so
 //! a bare `mcp` is a file), driven by the official Python and TypeScript SDKs: tools/list equals
-//! `pas-gen mcp`, its one command with valid and invalid arguments.
+//! `pas-gen mcp`, its one command with valid and invalid arguments, over stdio and over HTTP.
 
 #[path = "../../../tests/mcp_support/mod.rs"]
 mod mcp_support;
 
 use std::path::Path;
 
-use mcp_support::{call, plan, run_clients};
+use mcp_support::{call, plan, run_clients, run_clients_over_http};
 use serde_json::json;
 
 #[test]
@@ -32,6 +32,8 @@ fn word_counter_through_both_sdks() {
     ]);
     plan["calls"][1]["items"] = json!(2);
     run_clients(&plan);
+    // The same plan over streamable HTTP (`word-counter --builtin mcp --http`).
+    run_clients_over_http(&plan);
 }
 
 /// `--builtin mcp` serves MCP (issue 27, item 6), with or without `--agent`, even beside a file
