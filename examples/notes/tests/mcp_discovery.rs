@@ -171,6 +171,11 @@ fn progressive_lists_three_tools_that_find_describe_and_call_as_a_direct_call_do
                "_meta": meta}),
     );
     assert_eq!(error_of(&direct["result"])["code"], "SCHEMA_STALE");
+    // Progressive: the current schema is read through tools__describe, not tools/list.
+    assert_eq!(
+        error_of(&direct["result"])["hint"],
+        "call tools__describe with {\"names\": [\"ls\"]} again and use ls's current inputSchema; nothing was run"
+    );
     assert_eq!(through["result"], direct["result"]);
     let bad_timeout = json!({"pas-kit/timeout": "soon"});
     let direct = session.request(

@@ -79,6 +79,11 @@ impl Discovery {
         }
     }
 
+    /// Whether `tools/list` gives the discovery tools instead of every tool.
+    pub(crate) fn progressive(&self) -> bool {
+        self.progressive
+    }
+
     /// What `tools/list` answers.
     pub(crate) fn listed(&self) -> &Value {
         &self.listed

@@ -249,7 +249,11 @@ impl Server {
             info,
             tools: Arc::new(typed(complete(discovery.listed().clone()), "tools/list")?),
             templates,
-            schemas: Arc::new(super::stale::Schemas::of(registry, tools_list)),
+            schemas: Arc::new(super::stale::Schemas::of(
+                registry,
+                tools_list,
+                discovery.progressive(),
+            )),
             discovery: Arc::new(discovery),
             tasks,
             queue,

@@ -23,6 +23,9 @@ const STALE_EXIT: u8 = 2;
 pub(crate) struct Schemas {
     version: String,
     tools: HashMap<String, Current>,
+    /// Where the client reads a tool's current schema: `tools/list`, or `tools__describe` when
+    /// the list is progressive.
+    refresh: String,
 }
 
 struct Current {
@@ -35,7 +38,7 @@ struct Current {
 
 impl Schemas {
     /// Read from the `tools/list` the server serves.
-    pub(crate) fn of(registry: &Registry, tools_list: &Value) -> Schemas {
+    pub(crate) fn of(registry: &Registry, tools_list: &Value, progressive: bool) -> Schemas {
         let commands = registry.all_commands();
         let tools = tools_list["tools"]
             .as_array()
@@ -70,9 +73,17 @@ impl Schemas {
                 ))
             })
             .collect();
+        let refresh = match progressive {
+            true => format!(
+                "call {} with {{\"names\": [\"TOOL\"]}}",
+                pas_spec::faces::mcp_discovery::DESCRIBE_TOOL
+            ),
+            false => "call tools/list".to_owned(),
+        };
         Schemas {
             version: registry.version.clone(),
             tools,
+            refresh,
         }
     }
 
@@ -124,7 +135,8 @@ impl Schemas {
         Some(
             Error::new(SCHEMA_STALE, message)
                 .with_suggestion(format!(
-                    "call tools/list again and use {tool}'s current inputSchema; nothing was run"
+                    "{} again and use {tool}'s current inputSchema; nothing was run",
+                    self.refresh.replace("TOOL", tool)
                 ))
                 .with_details(details),
         )
