@@ -92,10 +92,11 @@ pub(crate) struct JobsRoom {
     pub(crate) cancel: CancelJob,
 }
 
-/// A job's manifest as it stands now (registry, job id), or `JOB_NOT_FOUND`.
-type FollowJob = fn(&Registry, &str) -> Result<crate::services::jobs::store::Manifest, Error>;
+/// A job's manifest as it stands now, as the JSON of its file (registry, job id), or
+/// `JOB_NOT_FOUND`. JSON, so that a tool without jobs links none of the store's types.
+type FollowJob = fn(&Registry, &str) -> Result<serde_json::Value, Error>;
 /// Cancels a job (registry, job id, who asks).
-type CancelJob = fn(&Registry, &str, &str) -> Result<crate::services::jobs::stop::Cancelled, Error>;
+type CancelJob = fn(&Registry, &str, &str) -> Result<(), Error>;
 
 static JOBS: JobsRoom = JobsRoom {
     asked: crate::run::jobs::asked,
@@ -104,8 +105,8 @@ static JOBS: JobsRoom = JobsRoom {
     start: crate::services::jobs::run::start,
     finish_run: crate::services::jobs::run::finish_run,
     augment: crate::builtins::jobs::augment,
-    follow: crate::services::jobs::follow::manifest,
-    cancel: crate::services::jobs::stop::cancel,
+    follow: crate::services::jobs::follow::manifest_json,
+    cancel: crate::services::jobs::stop::cancel_quietly,
 };
 
 /// Decides a call's `--idempotency-key` (registry, command, the whole call's matches, the

@@ -33,9 +33,10 @@ pub(crate) fn load(registry: &Registry, id: &str) -> Result<(Root, Manifest), Er
     Ok((root, manifest))
 }
 
-/// [`load`]'s manifest alone.
-pub(crate) fn manifest(registry: &Registry, id: &str) -> Result<Manifest, Error> {
-    load(registry, id).map(|(_, manifest)| manifest)
+/// [`load`]'s manifest alone, as the JSON of its file (MCP's `tasks/get` reads it).
+pub(crate) fn manifest_json(registry: &Registry, id: &str) -> Result<serde_json::Value, Error> {
+    let (_, manifest) = load(registry, id)?;
+    serde_json::to_value(&manifest).map_err(crate::error::serialise_error)
 }
 
 /// Whether the job's recorded process still runs (same pid and start time).

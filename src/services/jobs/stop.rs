@@ -49,6 +49,12 @@ pub(crate) fn cancel(registry: &Registry, id: &str, by: &str) -> Result<Cancelle
     })
 }
 
+/// [`cancel`] for a caller that needs no more than whether it went through (MCP's
+/// `tasks/cancel`, whose acknowledgement is empty).
+pub(crate) fn cancel_quietly(registry: &Registry, id: &str, by: &str) -> Result<(), Error> {
+    cancel(registry, id, by).map(|_| ())
+}
+
 /// The process group `job cancel` may signal for this manifest, checked against what the
 /// runtime recorded when it started the job and what `/proc` says now (`seen`): the group the
 /// run leads (pgid = pid, both recorded), never pid 0 or 1 nor this call's own group, with the

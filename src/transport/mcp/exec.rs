@@ -736,7 +736,7 @@ impl Executor {
         if cancel {
             // An empty acknowledgement; the cancelled state shows in the next tasks/get.
             return (jobs.cancel)(&self.registry, id, "MCP `tasks/cancel`")
-                .map(|_| json!({}))
+                .map(|()| json!({}))
                 .map_err(refused);
         }
         let manifest = (jobs.follow)(&self.registry, id).map_err(refused)?;

@@ -17,7 +17,7 @@
 //! - failed because its process vanished (`JOB_LOST`): `failed`, a JSON-RPC internal error;
 //! - cancelled: `cancelled`.
 
-use pas_spec::builtin_codes::{JOB_LOST, JOB_TIMED_OUT};
+use pas_spec::builtin_codes::{JOB_FAILED, JOB_LOST, JOB_TIMED_OUT};
 // A new task's `_meta` holds the job's descriptor under it: its `status_command` and
 // `cancel_command`, for an agent that follows the job from a shell.
 use pas_spec::faces::mcp::META_JOB;
@@ -26,7 +26,7 @@ use serde_json::{Value, json};
 use super::result::{self, Collected, Items};
 use crate::error::Error;
 use crate::guards::redact::Redactor;
-use crate::services::jobs::store::{KEPT_MS, Manifest, Status};
+use crate::services::jobs::store::KEPT_MS;
 
 /// JSON-RPC's internal-error code: the `error` of a task whose process vanished.
 const INTERNAL_ERROR: i32 = -32603;
@@ -49,45 +49,47 @@ pub(crate) fn created(descriptor: &Value) -> Value {
     task
 }
 
-/// The `tasks/get` result of a job as its manifest records it now. `error_result` makes the
-/// `isError` result of a `tools/call` that failed with an error (its exit code and hint as a
-/// call in the session would have them).
+/// The `tasks/get` result of a job as its manifest records it now (`manifest`: the JSON of the
+/// manifest's file). `error_result` makes the `isError` result of a `tools/call` that failed with
+/// an error (its exit code and hint as a call in the session would have them).
 pub(crate) fn detailed(
-    manifest: &Manifest,
+    manifest: &Value,
     redactor: &Redactor,
     error_result: &dyn Fn(Error) -> Value,
 ) -> Value {
-    let updated = manifest.ended_at.as_deref().unwrap_or(&manifest.started_at);
+    let text = |key: &str| manifest[key].as_str().unwrap_or_default().to_owned();
+    let (id, started) = (text("id"), text("started_at"));
+    let updated = manifest["ended_at"].as_str().unwrap_or(&started).to_owned();
     let mut task = base(
-        &json!(manifest.id),
-        &json!(manifest.started_at),
+        &json!(id),
+        &json!(started),
         &json!(updated),
-        &json!(manifest.poll_interval_ms),
+        &manifest["poll_interval_ms"],
     );
     // Which job this is, and its words on the command line; the server stamps the inlined
     // result with its tool's schema hash as it stamps a call's (it finds the tool by `command`).
     task["_meta"] = json!({ META_JOB: {
-        "job_id": manifest.id,
-        "command": manifest.command,
-        "status_command": manifest.status_command,
-        "cancel_command": manifest.cancel_command,
+        "job_id": id,
+        "command": manifest["command"],
+        "status_command": manifest["status_command"],
+        "cancel_command": manifest["cancel_command"],
     }});
-    let (status, message) = match manifest.status {
-        Status::Queued => ("working", "queued".to_owned()),
-        Status::Running => (
+    let error = &manifest["error"];
+    let (status, message) = match manifest["status"].as_str().unwrap_or_default() {
+        "queued" => ("working", "queued".to_owned()),
+        "running" => (
             "working",
-            match manifest.progress_pct {
+            match manifest["progress_pct"].as_f64() {
                 Some(pct) => format!("running, {pct}% done"),
                 None => "running".to_owned(),
             },
         ),
-        Status::Succeeded => {
-            let value = manifest.result.clone().unwrap_or(Value::Null);
+        "succeeded" => {
+            let value = manifest["result"].clone();
             task["result"] = result::success(collected(value), redactor);
             ("completed", "succeeded".to_owned())
         }
-        Status::Failed if error_code(manifest) == Some(JOB_LOST) => {
-            let error = manifest.error.clone().unwrap_or(Value::Null);
+        "failed" if error["code"] == JOB_LOST => {
             task["error"] = json!({
                 "code": INTERNAL_ERROR,
                 "message": error["message"].as_str().unwrap_or("the job's process vanished"),
@@ -98,13 +100,18 @@ pub(crate) fn detailed(
                 "its process ended without recording a result".to_owned(),
             )
         }
-        Status::Failed | Status::TimedOut => {
-            let error = error_of(manifest);
+        "cancelled" => ("cancelled", "cancelled".to_owned()),
+        // Failed with the handler's error, or past its time limit.
+        status => {
+            let fallback = match status {
+                "timed_out" => JOB_TIMED_OUT,
+                _ => JOB_FAILED,
+            };
+            let error = error_of(error, fallback);
             let message = error.message().to_owned();
             task["result"] = error_result(error);
             ("completed", message)
         }
-        Status::Cancelled => ("cancelled", "cancelled".to_owned()),
     };
     task["status"] = json!(status);
     task["statusMessage"] = json!(message);
@@ -140,17 +147,14 @@ fn collected(value: Value) -> Collected {
     }
 }
 
-fn error_code(manifest: &Manifest) -> Option<&str> {
-    manifest.error.as_ref()?.get("code")?.as_str()
-}
-
-/// The error a failed or timed-out job recorded, as the runtime's error again.
-fn error_of(manifest: &Manifest) -> Error {
-    let stored = manifest.error.clone().unwrap_or(Value::Null);
+/// The error a failed or timed-out job recorded (`{code, message, suggestion?, details?}`), as
+/// the runtime's error again (`fallback` its code when the record has none).
+fn error_of(stored: &Value, fallback: &'static str) -> Error {
     let code = stored["code"]
         .as_str()
-        .map(str::to_owned)
-        .unwrap_or_else(|| JOB_TIMED_OUT.to_owned());
+        .map_or(std::borrow::Cow::Borrowed(fallback), |code| {
+            std::borrow::Cow::Owned(code.to_owned())
+        });
     let message = stored["message"]
         .as_str()
         .unwrap_or("the job failed")
