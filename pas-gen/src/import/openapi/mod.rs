@@ -101,7 +101,11 @@ fn problems_error(file: &str, document: Option<&Document>, mut problems: Vec<Pro
             problem.column = Some(column);
         }
     }
-    let remote = problems.iter().all(|p| p.remote);
+    // One kind of problem has its own code; a mix is an invalid document.
+    let code = match problems[0].code {
+        code if problems.iter().all(|p| p.code == code) => code,
+        _ => "OPENAPI_INVALID",
+    };
     let first = &problems[0];
     let at = match (first.line, first.column) {
         (Some(line), Some(column)) => format!("{file}:{line}:{column}"),
@@ -111,11 +115,6 @@ fn problems_error(file: &str, document: Option<&Document>, mut problems: Vec<Pro
         format!(" (and {} more, in details)", problems.len() - 1)
     } else {
         String::new()
-    };
-    let code = if remote {
-        "REMOTE_REF"
-    } else {
-        "OPENAPI_INVALID"
     };
     let hint = first.hint.clone();
     Error::new(code, format!("{at}: {}{more}", first.message))
@@ -144,7 +143,12 @@ pub fn import(document: &Document, options: &Options) -> Result<Imported, Vec<Pr
     let total = all.len();
     let kept: Vec<_> = all.into_iter().filter(|op| filter.keeps(op)).collect();
     if kept.is_empty() {
-        let (message, hint) = if total == 0 {
+        let (message, hint) = if total == 0 && root.get("webhooks").is_some() {
+            (
+                "the document has no operations under `paths`, only webhooks (requests the API makes, which a CLI does not call)",
+                "an OpenAPI document to import describes at least one operation",
+            )
+        } else if total == 0 {
             (
                 "the document has no operations under `paths`",
                 "an OpenAPI document to import describes at least one operation",
@@ -301,6 +305,25 @@ pub fn import(document: &Document, options: &Options) -> Result<Imported, Vec<Pr
     // The written text is checked like any spec: an error here is the importer's bug.
     let source = pas_spec::Source::new("imported.yaml", spec.clone(), pas_spec::Format::Yaml);
     let (_, diagnostics) = pas_spec::check_source(&source);
+    if let Some(budget) = diagnostics
+        .iter()
+        .find(|d| matches!(d.code, "E002" | "E009"))
+    {
+        let mut problem = Problem::new(
+            "/paths",
+            format!(
+                "the spec of {} commands would be past what pas reads ({}): one tool cannot hold this document",
+                registry.commands.len(),
+                budget.message
+            ),
+            format!(
+                "import one tool per group instead, e.g. {}",
+                tokens::largest_groups(&cost)
+            ),
+        );
+        problem.code = "SPEC_TOO_LARGE";
+        return Err(vec![problem]);
+    }
     let errors: Vec<Problem> = diagnostics
         .iter()
         .filter(|d| d.is_error())

@@ -82,7 +82,10 @@ pub fn command_name(operation: &Operation) -> (String, String) {
             .unwrap_or_else(|| "api".to_owned()),
     };
     let action = match operation.op.get("operationId").and_then(Value::as_str) {
-        Some(id) => kebab(id.rsplit('/').next().unwrap_or(id), true),
+        Some(id) => kebab(
+            strip_generated_suffix(id.rsplit('/').next().unwrap_or(id), operation),
+            true,
+        ),
         None => {
             let words: Vec<String> = operation
                 .path
@@ -94,6 +97,27 @@ pub fn command_name(operation: &Operation) -> (String, String) {
         }
     };
     (group, action)
+}
+
+/// FastAPI's generated ids repeat the path and method after the function's name
+/// (`list_todos_todos_get` for `list_todos` on GET /todos): the function's name is the action.
+fn strip_generated_suffix<'a>(id: &'a str, operation: &Operation) -> &'a str {
+    let path: String = operation
+        .path
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let suffix = format!("{path}_{}", operation.method);
+    match id.strip_suffix(&suffix) {
+        Some(name) if !name.is_empty() => name,
+        _ => id,
+    }
 }
 
 /// What the mapping of one operation gives besides its command.
@@ -663,6 +687,11 @@ mod tests {
         assert_eq!(
             command_name(&operation(&camel, "get", "/pet")),
             ("pet-store".to_owned(), "find-pets-by-status".to_owned())
+        );
+        let fastapi = json!({"tags": ["todos"], "operationId": "get_todo_todos__todo_id__get"});
+        assert_eq!(
+            command_name(&operation(&fastapi, "get", "/todos/{todo_id}")).1,
+            "get-todo"
         );
         let bare = json!({});
         assert_eq!(

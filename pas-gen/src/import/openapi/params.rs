@@ -73,7 +73,7 @@ pub fn map(
     }
 
     let schema = match param.get("schema") {
-        Some(schema) => refs::follow(context.root, schema, "").0.clone(),
+        Some(schema) => optional(context.root, refs::follow(context.root, schema, "").0),
         None => {
             if let Some(content) = param.get("content").and_then(Value::as_object) {
                 let media = content.keys().next().cloned().unwrap_or_default();
@@ -287,6 +287,33 @@ pub fn map(
     ))
 }
 
+/// `anyOf`/`oneOf` of one schema and `null` (how FastAPI and 3.1 spell an optional value) is
+/// that schema: an absent flag already says "no value". The outer keywords (description,
+/// default) stay.
+fn optional(root: &Value, schema: &Value) -> Value {
+    for key in ["anyOf", "oneOf"] {
+        let Some(choices) = schema.get(key).and_then(Value::as_array) else {
+            continue;
+        };
+        let real: Vec<&Value> = choices
+            .iter()
+            .map(|c| refs::follow(root, c, "").0)
+            .filter(|c| c.get("type").and_then(Value::as_str) != Some("null"))
+            .collect();
+        if let [only] = real.as_slice()
+            && real.len() < choices.len()
+            && let (Some(inner), Some(outer)) = (only.as_object(), schema.as_object())
+        {
+            let mut merged = inner.clone();
+            for (k, v) in outer.iter().filter(|(k, _)| k.as_str() != key) {
+                merged.insert(k.clone(), v.clone());
+            }
+            return Value::Object(merged);
+        }
+    }
+    schema.clone()
+}
+
 /// The name: kebab-case of the API's, else prefixed by its location (`header-id`), else numbered.
 fn claim_name(api_name: &str, location: &str, scope: &mut Scope) -> String {
     let simple = kebab(api_name, location != "header");
@@ -375,5 +402,114 @@ fn check_style(param: &Value, location: &str, say: &mut impl FnMut(&'static str,
                 format!("`{key}: true` is the handler's to honour"),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn map_one(param: Value) -> (Option<(Parameter, Binding)>, Notes) {
+        let root = json!({"components": {"parameters": {"Ref": {"name": "per_page", "in": "query", "schema": {"type": "integer"}}}}});
+        let context = Context {
+            root: &root,
+            version: super::super::load::Version::V30,
+            reserved_flags: vec!["help".to_owned()],
+        };
+        let mut scope = Scope::with(context.reserved_flags.clone());
+        let mut notes = Notes::default();
+        let mapped = map(&context, "a.b", &param, "/p", &mut scope, &mut notes);
+        (mapped, notes)
+    }
+
+    #[test]
+    fn path_parameters_are_required_positional_ids() {
+        let (mapped, _) = map_one(
+            json!({"name": "petId", "in": "path", "required": true, "schema": {"type": "string"}}),
+        );
+        let (parameter, binding) = mapped.unwrap();
+        assert_eq!(
+            (parameter.name.as_str(), parameter.kind, parameter.required),
+            ("pet-id", ParamKind::Positional, true)
+        );
+        assert_eq!(parameter.format, Some(StringFormat::Id));
+        assert_eq!(binding.describe(), "path petId = <pet-id>");
+    }
+
+    #[test]
+    fn types_enums_defaults_and_bounds_are_kept() {
+        let (mapped, notes) = map_one(
+            json!({"name": "state", "in": "query", "description": "Which.", "schema": {"type": "string", "enum": ["open", "closed", "open"], "default": "open", "maxLength": 9}}),
+        );
+        let parameter = mapped.unwrap().0;
+        assert_eq!(
+            parameter.values,
+            Some(vec!["open".to_owned(), "closed".to_owned()])
+        );
+        assert_eq!(
+            (parameter.default, parameter.max_length),
+            (Some(json!("open")), Some(9))
+        );
+        assert!(notes.list.is_empty());
+        let (mapped, _) = map_one(json!({"$ref": "#/components/parameters/Ref"}));
+        assert_eq!(mapped.unwrap().0.ty, ParamType::Integer);
+        let (mapped, _) = map_one(
+            json!({"name": "ids", "in": "query", "schema": {"type": "array", "items": {"type": "integer", "minimum": 1}}}),
+        );
+        let parameter = mapped.unwrap().0;
+        assert_eq!(
+            (parameter.ty, parameter.items, parameter.minimum),
+            (ParamType::Array, Some(ParamType::Integer), Some(1.into()))
+        );
+    }
+
+    #[test]
+    fn what_pas_cannot_say_is_noted_never_dropped() {
+        let (mapped, notes) = map_one(
+            json!({"name": "level", "in": "query", "schema": {"type": "integer", "enum": [1, 2]}}),
+        );
+        assert!(mapped.unwrap().0.description.contains("One of: 1, 2."));
+        assert_eq!(notes.list[0].kind, "changed");
+        let (mapped, notes) = map_one(
+            json!({"name": "filter", "in": "query", "style": "deepObject", "schema": {"type": "object"}}),
+        );
+        assert!(mapped.is_some());
+        assert_eq!(notes.list.len(), 2, "{:?}", notes.list);
+        let (mapped, notes) =
+            map_one(json!({"name": "Accept", "in": "header", "schema": {"type": "string"}}));
+        assert!(mapped.is_none());
+        assert_eq!(notes.list[0].kind, "skipped");
+    }
+
+    #[test]
+    fn an_optional_any_of_is_its_one_real_schema() {
+        let (mapped, notes) = map_one(
+            json!({"name": "cursor", "in": "query", "schema": {"anyOf": [{"type": "integer"}, {"type": "null"}], "title": "Cursor"}}),
+        );
+        assert_eq!(mapped.unwrap().0.ty, ParamType::Integer);
+        assert!(notes.list.is_empty());
+    }
+
+    #[test]
+    fn a_boolean_defaulting_to_true_is_a_value_not_a_switch() {
+        let (mapped, _) = map_one(
+            json!({"name": "archived", "in": "query", "schema": {"type": "boolean", "default": true}}),
+        );
+        let parameter = mapped.unwrap().0;
+        assert_eq!(parameter.ty, ParamType::String);
+        assert_eq!(
+            parameter.values,
+            Some(vec!["true".to_owned(), "false".to_owned()])
+        );
+        assert_eq!(parameter.default, None);
+    }
+
+    #[test]
+    fn a_built_in_flag_name_is_prefixed_with_the_location() {
+        let (mapped, notes) =
+            map_one(json!({"name": "help", "in": "header", "schema": {"type": "string"}}));
+        assert_eq!(mapped.unwrap().0.name, "header-help");
+        assert_eq!(notes.list[0].kind, "renamed");
     }
 }

@@ -29,7 +29,7 @@ fn walk(root: &Value, node: &Value, pointer: &mut String, problems: &mut Vec<Pro
                         ),
                         "bundle the document into one file first (its `$ref`s then start with `#/`), or inline the referenced part",
                     );
-                    problem.remote = true;
+                    problem.code = "REMOTE_REF";
                     problems.push(problem);
                 } else if resolve(root, reference).is_none() {
                     problems.push(Problem::new(
@@ -133,9 +133,9 @@ mod tests {
         });
         let problems = check(&doc);
         assert_eq!(problems.len(), 2);
-        assert!(problems[0].remote);
+        assert_eq!(problems[0].code, "REMOTE_REF");
         assert_eq!(problems[0].pointer, "/paths/~1a/get/responses/200/$ref");
-        assert!(!problems[1].remote);
+        assert_eq!(problems[1].code, "OPENAPI_INVALID");
         assert!(problems[1].message.contains("names no node"));
     }
 

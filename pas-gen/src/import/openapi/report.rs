@@ -15,9 +15,10 @@ pub struct Problem {
     pub column: Option<u32>,
     pub message: String,
     pub hint: String,
-    /// A remote `$ref` (its own exit code: the fix is bundling, not editing).
+    /// The error constant: `OPENAPI_INVALID`, `REMOTE_REF` (the fix is bundling, not
+    /// editing) or `SPEC_TOO_LARGE` (the fix is curating).
     #[serde(skip)]
-    pub remote: bool,
+    pub code: &'static str,
 }
 
 impl Problem {
@@ -32,7 +33,7 @@ impl Problem {
             column: None,
             message: message.into(),
             hint: hint.into(),
-            remote: false,
+            code: "OPENAPI_INVALID",
         }
     }
 

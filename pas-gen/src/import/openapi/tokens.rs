@@ -14,6 +14,8 @@ pub struct Cost {
     pub tools_list: usize,
     /// Tokens and commands per group (the commands' category), by group name.
     pub groups: BTreeMap<String, (usize, usize)>,
+    /// Tokens per command, in the spec's order.
+    pub commands: Vec<(String, usize)>,
 }
 
 pub fn measure(registry: &Registry) -> Cost {
@@ -22,6 +24,7 @@ pub fn measure(registry: &Registry) -> Cost {
     let list = pas_spec::faces::mcp::tools_list(registry);
     let tools_list = count(&serde_json::to_string(&list).expect("JSON serialises"));
     let mut groups: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut commands = Vec::new();
     let tools = list
         .get("tools")
         .and_then(|t| t.as_array())
@@ -34,12 +37,17 @@ pub fn measure(registry: &Registry) -> Cost {
             .find(|t| t.get("name").and_then(|n| n.as_str()) == Some(tool.as_str()))
         {
             let tokens = count(&serde_json::to_string(entry).expect("JSON serialises"));
+            commands.push((command.name.clone(), tokens));
             let group = groups.entry(command.category().to_owned()).or_default();
             group.0 += tokens;
             group.1 += 1;
         }
     }
-    Cost { tools_list, groups }
+    Cost {
+        tools_list,
+        groups,
+        commands,
+    }
 }
 
 /// The warning past [`BUDGET`]: the largest groups, each to import as its own tool.
@@ -47,6 +55,33 @@ pub fn warning(cost: &Cost) -> Option<String> {
     if cost.tools_list <= BUDGET {
         return None;
     }
+    let instead = if cost.groups.len() > 1 {
+        format!(
+            "import one tool per group instead, e.g. {}",
+            largest_groups(cost)
+        )
+    } else {
+        // One group already: its schemas are the cost, not the number of tools.
+        let mut commands: Vec<&(String, usize)> = cost.commands.iter().collect();
+        commands.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let largest: Vec<String> = commands
+            .iter()
+            .take(3)
+            .map(|(c, t)| format!("{c} ({t} tokens)"))
+            .collect();
+        format!(
+            "the commands' schemas are the cost: trim the largest outputSchemas ({}) or leave operations out with --exclude",
+            largest.join(", ")
+        )
+    };
+    Some(format!(
+        "the tool's MCP tools/list costs {} o200k tokens, over the {BUDGET} an agent should spend on one tool's definitions: {instead}",
+        cost.tools_list
+    ))
+}
+
+/// The five costliest groups, each as the `--include` that imports it alone.
+pub fn largest_groups(cost: &Cost) -> String {
     let mut groups: Vec<(&String, &(usize, usize))> = cost.groups.iter().collect();
     groups.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.0.cmp(b.0)));
     let largest: Vec<String> = groups
@@ -54,9 +89,5 @@ pub fn warning(cost: &Cost) -> Option<String> {
         .take(5)
         .map(|(g, (t, c))| format!("--include {g} ({c} commands, {t} tokens)"))
         .collect();
-    Some(format!(
-        "the tool's MCP tools/list costs {} o200k tokens, over the {BUDGET} an agent should spend on one tool's definitions: import one tool per group instead, e.g. {}",
-        cost.tools_list,
-        largest.join(", ")
-    ))
+    largest.join(", ")
 }

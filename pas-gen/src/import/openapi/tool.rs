@@ -170,7 +170,15 @@ pub fn auth(root: &Value, env_prefix: &str, notes: &mut Notes) -> Option<Auth> {
         let pointer = format!("/components/securitySchemes/{}", escape(name));
         let (scheme, _) = super::refs::follow(root, scheme, &pointer);
         let kind = scheme.get("type").and_then(Value::as_str).unwrap_or("");
-        let env = |suffix: &str| format!("{env_prefix}_{}_{suffix}", upper_snake(name));
+        // `api_key` is `TOOL_API_KEY`, not `TOOL_API_KEY_KEY`.
+        let env = |suffix: &str| {
+            let scheme = upper_snake(name);
+            if scheme.ends_with(suffix) {
+                format!("{env_prefix}_{scheme}")
+            } else {
+                format!("{env_prefix}_{scheme}_{suffix}")
+            }
+        };
         let (variable, method) = match kind {
             "apiKey" => {
                 let place = scheme.get("in").and_then(Value::as_str).unwrap_or("header");
