@@ -413,11 +413,10 @@ fn responses(
     let mut redirects = Vec::new();
     for (status, response) in responses {
         match status.chars().next() {
-            Some('2') => {
-                if success.is_none_or(|(s, _)| status < s) {
-                    success = Some((status, response));
-                }
+            Some('2') if success.is_none_or(|(s, _)| status < s) => {
+                success = Some((status, response));
             }
+            Some('2') => {}
             Some('3') => redirects.push(status.as_str()),
             Some('4' | '5') => statuses.push(status.clone()),
             _ if status == "default" => statuses.push(status.clone()),
