@@ -35,6 +35,11 @@ pub struct Context<'a> {
     pub version: load::Version,
     /// Flags the built CLI adds by itself: no parameter may take their names.
     pub reserved_flags: Vec<String>,
+    /// The API keys of the security schemes (`in`, lowercase `name`): a parameter that repeats
+    /// one is the credential, which `auth` carries from the environment.
+    pub api_keys: Vec<(String, String)>,
+    /// The tool's environment prefix (`GITHUB_ISSUES`), for secret parameters' variables.
+    pub env_prefix: String,
 }
 
 /// The choices of one import.
@@ -130,10 +135,14 @@ pub fn import(document: &Document, options: &Options) -> Result<Imported, Vec<Pr
         return Err(problems);
     }
     let mut notes = Notes::default();
+    let name = tool::name(root, options.name.as_deref());
+    let env_prefix = names::upper_snake(&name);
     let context = Context {
         root,
         version: document.version,
         reserved_flags: reserved_flags(),
+        api_keys: tool::api_keys(root),
+        env_prefix: env_prefix.clone(),
     };
     let all = operations::collect(root);
     let filter = curate::Filter {
@@ -162,8 +171,6 @@ pub fn import(document: &Document, options: &Options) -> Result<Imported, Vec<Pr
         return Err(vec![Problem::new("/paths", message, hint)]);
     }
 
-    let name = tool::name(root, options.name.as_deref());
-    let env_prefix = names::upper_snake(&name);
     let base_url = tool::base_url(root, &env_prefix, &mut notes);
     let globals = vec![base_url.name.clone()];
     let auth = tool::auth(root, &env_prefix, &mut notes);

@@ -60,6 +60,13 @@ pub fn map(
         notes.add(command, "skipped", &pointer, format!("the header parameter `{api_name}` is ignored, as OpenAPI says (media types and security schemes set it)"));
         return None;
     }
+    if context
+        .api_keys
+        .contains(&(location.clone(), api_name.to_ascii_lowercase()))
+    {
+        notes.add(command, "skipped", &pointer, format!("the {location} parameter `{api_name}` is the API key of a security scheme: `auth` takes it from the environment, never argv"));
+        return None;
+    }
     let positional = location == "path";
     let name = claim_name(&api_name, &location, scope);
     let simple = kebab(&api_name, location != "header");
@@ -271,6 +278,36 @@ pub fn map(
         // (`..`, `%2F`, `?`) rather than sending them to the API.
         parameter.format = Some(StringFormat::Id);
     }
+    // A credential is a secret read from the environment (argv shows in process lists).
+    let lower = api_name.to_ascii_lowercase();
+    if !positional
+        && (element_schema.get("format").and_then(Value::as_str) == Some("password")
+            || [
+                "password",
+                "passwd",
+                "secret",
+                "token",
+                "api_key",
+                "apikey",
+                "access_token",
+            ]
+            .contains(&lower.as_str()))
+    {
+        parameter.secret = true;
+        parameter.env = Some(format!(
+            "{}_{}",
+            context.env_prefix,
+            super::names::upper_snake(&api_name)
+        ));
+        parameter.default = None;
+        say(
+            "changed",
+            format!(
+                "a credential: secret, and read from {} (prefer it to the flag)",
+                parameter.env.as_deref().unwrap_or("")
+            ),
+        );
+    }
     if param.get("deprecated") == Some(&Value::Bool(true)) {
         description = format!("Deprecated by the API. {description}");
     }
@@ -416,6 +453,8 @@ mod tests {
             root: &root,
             version: super::super::load::Version::V30,
             reserved_flags: vec!["help".to_owned()],
+            api_keys: vec![("header".to_owned(), "api_key".to_owned())],
+            env_prefix: "PETS".to_owned(),
         };
         let mut scope = Scope::with(context.reserved_flags.clone());
         let mut notes = Notes::default();
@@ -489,6 +528,18 @@ mod tests {
         );
         assert_eq!(mapped.unwrap().0.ty, ParamType::Integer);
         assert!(notes.list.is_empty());
+    }
+
+    #[test]
+    fn credentials_are_secrets_from_the_environment_never_flags_alone() {
+        let (mapped, _) =
+            map_one(json!({"name": "api_key", "in": "header", "schema": {"type": "string"}}));
+        assert!(mapped.is_none(), "the security scheme's key is auth's");
+        let (mapped, _) =
+            map_one(json!({"name": "password", "in": "query", "schema": {"type": "string"}}));
+        let parameter = mapped.unwrap().0;
+        assert!(parameter.secret);
+        assert_eq!(parameter.env.as_deref(), Some("PETS_PASSWORD"));
     }
 
     #[test]

@@ -254,6 +254,24 @@ pub fn auth(root: &Value, env_prefix: &str, notes: &mut Notes) -> Option<Auth> {
     (!auth.env.is_empty()).then_some(auth)
 }
 
+/// The `(in, lowercase name)` of every `apiKey` security scheme.
+pub fn api_keys(root: &Value) -> Vec<(String, String)> {
+    let schemes = root
+        .pointer("/components/securitySchemes")
+        .and_then(Value::as_object);
+    schemes
+        .into_iter()
+        .flatten()
+        .map(|(_, scheme)| super::refs::follow(root, scheme, "").0)
+        .filter(|scheme| scheme.get("type").and_then(Value::as_str) == Some("apiKey"))
+        .filter_map(|scheme| {
+            let place = scheme.get("in")?.as_str()?.to_owned();
+            let name = scheme.get("name")?.as_str()?.to_ascii_lowercase();
+            Some((place, name))
+        })
+        .collect()
+}
+
 /// The error constant and meaning of an HTTP status (`404`, `4XX`, `default`).
 pub fn error_for(status: &str) -> (String, String) {
     let reason = match status {
