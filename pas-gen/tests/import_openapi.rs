@@ -363,3 +363,19 @@ fn swagger_2_is_refused_with_a_hint() {
         "{error}"
     );
 }
+
+#[test]
+fn the_document_is_never_overwritten() {
+    let scratch = tempfile::tempdir().unwrap();
+    let doc = scratch.path().join("rules.yaml");
+    std::fs::write(&doc, RULES).unwrap();
+    let output = pas_gen()
+        .args(["--agent", "import", "openapi"])
+        .arg(&doc)
+        .arg("--out")
+        .arg(&doc)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(103));
+    assert_eq!(std::fs::read_to_string(&doc).unwrap(), RULES);
+}

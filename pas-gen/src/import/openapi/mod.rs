@@ -66,6 +66,18 @@ pub fn command(args: &Args, _ctx: &RunContext) -> Result<Reply, Error> {
         include: args.many("include")?,
         exclude: args.many("exclude")?,
     };
+    // Writing the spec over the document would lose the document.
+    if let (Ok(a), Ok(b)) = (
+        std::fs::canonicalize(&doc_path),
+        std::fs::canonicalize(&out),
+    ) && a == b
+    {
+        return Err(Error::new(
+            "WRITE_FAILED",
+            format!("--out {} is the document itself", out.display()),
+        )
+        .with_suggestion("write the spec to another file, e.g. --out api-cli.yaml"));
+    }
     let document = load::load(&doc_path)
         .map_err(|problems| problems_error(&doc_path.display().to_string(), None, problems))?;
     let imported = import(&document, &options).map_err(|problems| {
