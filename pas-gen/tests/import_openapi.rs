@@ -379,3 +379,85 @@ fn the_document_is_never_overwritten() {
     assert_eq!(output.status.code(), Some(103));
     assert_eq!(std::fs::read_to_string(&doc).unwrap(), RULES);
 }
+
+/// `cargo ARGS` in a scaffold, offline, in the scaffolds' target directory (as scaffold.rs).
+fn cargo_in(project: &Path, args: &[&str]) -> std::process::Output {
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| repo().join("target"), PathBuf::from);
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    std::process::Command::new(cargo)
+        .args(args)
+        .args(["--offline", "--quiet"])
+        .current_dir(project)
+        .env("CARGO_TARGET_DIR", target.join("scaffolds"))
+        .env("CARGO_NET_OFFLINE", "true")
+        .env_remove("PAS_AGENT")
+        .output()
+        .unwrap()
+}
+
+/// An imported spec is a spec like any other: `pas-gen new` scaffolds it, the scaffold builds and
+/// passes its contract test, a destructive operation asks for `--force`, and importing the same
+/// document again over the project's spec leaves `generate` nothing to do.
+#[test]
+#[ignore = "slow: builds a scaffold with cargo; run with `cargo test -- --include-ignored` (.ci/run does)"]
+fn an_imported_spec_scaffolds_builds_and_a_second_import_changes_nothing() {
+    let scratch = tempfile::tempdir().unwrap();
+    let doc = scratch.path().join("rules.yaml");
+    std::fs::write(&doc, RULES).unwrap();
+    let spec = scratch.path().join("rules-api.yaml");
+    import_and_check(&doc, &spec, &[]);
+    let project = scratch.path().join("rules-api");
+    pas_gen()
+        .args(["--agent", "new"])
+        .arg(&spec)
+        .arg("--out")
+        .arg(&project)
+        .assert()
+        .success();
+    let tested = cargo_in(&project, &["test"]);
+    assert!(
+        tested.status.success(),
+        "{}",
+        String::from_utf8_lossy(&tested.stderr)
+    );
+
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| repo().join("target"), PathBuf::from);
+    let binary = target.join("scaffolds/debug/rules-api");
+    let refused = std::process::Command::new(&binary)
+        .args(["--agent", "items", "delete-item", "abc"])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("FORCE_REQUIRED"));
+
+    let project_spec = project.join("rules-api.yaml");
+    assert!(
+        project_spec.exists(),
+        "new copies the spec into the project"
+    );
+    import_and_check(&doc, &project_spec, &[]);
+    let generated = pas_gen()
+        .args(["--agent", "generate"])
+        .arg(&project_spec)
+        .arg("--out")
+        .arg(&project)
+        .output()
+        .unwrap();
+    assert!(
+        generated.status.success(),
+        "{}",
+        String::from_utf8_lossy(&generated.stderr)
+    );
+    let answer: Value = serde_json::from_slice(&generated.stdout).unwrap();
+    assert_eq!(answer["changes"], serde_json::json!([]), "{answer}");
+    assert!(
+        answer["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["status"] != "rewritten"),
+        "{answer}"
+    );
+}
