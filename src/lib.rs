@@ -373,6 +373,8 @@ mod error;
 pub mod faces;
 pub(crate) mod guards;
 pub(crate) mod handler;
+#[cfg(feature = "import")]
+pub mod import;
 pub(crate) mod parse;
 mod profile;
 mod render;

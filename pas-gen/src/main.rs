@@ -17,6 +17,7 @@ mod cmd_new;
 mod cmd_plugin;
 mod cmd_skill;
 mod commands;
+mod import;
 mod render;
 mod scaffold;
 
@@ -40,5 +41,6 @@ fn main() -> ExitCode {
         .handler("new", cmd_new::new)
         .handler("generate", cmd_generate::generate)
         .handler("conform", cmd_conform::run)
+        .handler("import.openapi", import::openapi::command)
         .run_from(cmd_docs::route_help(std::env::args_os()))
 }

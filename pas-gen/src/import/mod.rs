@@ -1,0 +1,3 @@
+//! `pas-gen import`: specs drafted from the descriptions people already have.
+
+pub mod openapi;
