@@ -33,6 +33,8 @@ const FLOORS: &[&str] = &[
     "derive",
     // The registry's text faces, re-exported from pas-spec.
     "faces",
+    // An author's tool, not part of a call: a clap tree as a spec draft (`pas::import`).
+    "import",
     // What argv, the environment and files say, as plain data.
     "parse",
     // What a handler answers, before any contract shapes it.
