@@ -150,8 +150,9 @@ fn peers() -> Vec<Peer> {
         &["--no-default-features"],
         "default",
     );
-    let pas_crud = release("pas-bench", "crud_runtime");
-    let pas_list = release("pas-bench", "list_runtime");
+    // Copies under a label each: the `full` builds below overwrite target/release/<bin>.
+    let pas_crud = tools::release_binary_as("pas-bench", "crud_runtime", &[], "default");
+    let pas_list = tools::release_binary_as("pas-bench", "list_runtime", &[], "default");
     let pas_wc_full = tools::release_binary_as(
         "word-counter",
         "word-counter",
@@ -379,29 +380,45 @@ fn startup(peers: &[Peer], args: impl Fn(&Peer) -> Option<Vec<String>>) -> Vec<O
         .collect()
 }
 
-/// MCP `tools/call` round trips per second on one server, and its `tools/list` result.
+/// MCP `tools/call` round trips per second on one server, and what an agent reads to learn
+/// the count tool: `tools/list`'s result, and on a server that lists discovery tools instead
+/// of its own (incurs' `search_tools`, `get_tool_details`, `call_*_tool`) the details of
+/// `count` too, which an agent must read before calling it through `call_write_tool`.
 fn mcp_figures(bin: &Path, args: &[&str], file: &str) -> (f64, String) {
     let mut server = Server::start_with(bin, args);
     let list = server.request("tools/list", json!({}));
-    let tools = list["tools"].as_array().cloned().unwrap_or_default();
-    let name = tools
-        .iter()
-        .filter_map(|t| t["name"].as_str())
-        .find(|n| n.contains("count"))
-        .unwrap_or_else(|| panic!("a count tool in {list}"))
-        .to_owned();
+    let mut learned = serde_json::to_string(&list).expect("JSON");
+    let named = |n: &str| {
+        list["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|t| t["name"] == n)
+    };
     let arguments = json!({ "files": [file] });
-    server.call_tool(&name, &arguments);
+    let (tool, arguments) = if named("count") {
+        ("count", arguments)
+    } else if named("get_tool_details") && named("call_write_tool") {
+        let details = server.request(
+            "tools/call",
+            json!({"name": "get_tool_details", "arguments": {"name": "count"}}),
+        );
+        learned.push_str(&serde_json::to_string(&details).expect("JSON"));
+        (
+            "call_write_tool",
+            json!({"name": "count", "arguments": arguments}),
+        )
+    } else {
+        panic!("no count tool in {list}")
+    };
+    server.call_tool(tool, &arguments);
     let started = Instant::now();
     for _ in 0..MCP_CALLS {
-        server.call_tool(&name, &arguments);
+        server.call_tool(tool, &arguments);
     }
     let elapsed = started.elapsed();
     server.close();
-    (
-        MCP_CALLS as f64 / elapsed.as_secs_f64(),
-        serde_json::to_string(&list).expect("JSON"),
-    )
+    (MCP_CALLS as f64 / elapsed.as_secs_f64(), learned)
 }
 
 fn count(bpe: &CoreBPE, text: &str) -> f64 {
@@ -534,7 +551,7 @@ pub fn run() {
         })
         .collect();
     rows.push(Row {
-        what: "tokens: MCP `tools/list` of the word counter".to_owned(),
+        what: "tokens: MCP `tools/list` of the word counter (incurs: with `get_tool_details` of `count`)".to_owned(),
         cells: mcp
             .iter()
             .map(|m| m.as_ref().map(|(_, list)| count(&bpe, list)))
@@ -603,19 +620,30 @@ fn render(peers: &[Peer], rows: &[Row], load_before: &str, load_after: &str) -> 
                 args.join(" ")
             }
         };
+        // `before VALUE after`, without the spaces of empty parts.
+        let call = |(before, after): &(Vec<&str>, Vec<&str>), value: &str| {
+            let parts: Vec<&str> = before
+                .iter()
+                .copied()
+                .chain([value])
+                .chain(after.iter().copied())
+                .collect();
+            format!("`{}`", parts.join(" "))
+        };
+        let list = match p.list {
+            Some(_) => call(&p.list_call, "1000000"),
+            None => "—".to_owned(),
+        };
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | `{}` | `{}` | `{} FILE {}` | `{} 1000000 {}` |",
+            "| {} | {} | {} | {} | `{}` | `{}` | {} | {list} |",
             p.name,
             p.version,
             p.features,
             p.profile,
             show(&p.wc_learn),
             show(&p.wc_help),
-            p.wc_call.0.join(" "),
-            p.wc_call.1.join(" "),
-            p.list_call.0.join(" "),
-            p.list_call.1.join(" "),
+            call(&p.wc_call, "FILE"),
         );
     }
     let _ = writeln!(

@@ -3,7 +3,7 @@
 //! and `#[derive(AgentTool)]` as the README shows. `pas-bench -- peers` measures it against the
 //! same tool written with each peer framework.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -57,7 +57,7 @@ struct Item {
     title: String,
 }
 
-fn load(file: &PathBuf) -> Result<Vec<Item>, Error> {
+fn load(file: &Path) -> Result<Vec<Item>, Error> {
     match std::fs::read(file) {
         Ok(bytes) => serde_json::from_slice(&bytes).map_err(|err| unreadable(file, &err)),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
@@ -65,7 +65,7 @@ fn load(file: &PathBuf) -> Result<Vec<Item>, Error> {
     }
 }
 
-fn unreadable(file: &PathBuf, err: &dyn std::fmt::Display) -> Error {
+fn unreadable(file: &Path, err: &dyn std::fmt::Display) -> Error {
     Error::new("STORE_UNREADABLE", format!("{}: {err}", file.display()))
 }
 
