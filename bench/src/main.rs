@@ -1,7 +1,7 @@
 //! pas benchmarks. Each subcommand measures one thing against a baseline measured in the same
 //! run, prints a Markdown table and refreshes its section of BENCHMARKS.md.
 //!
-//! Usage: `cargo run --release -p pas-bench -- check|runtime|compose|limits|output|tokens|discovery|new|skills|robot|mcp|profile|size`
+//! Usage: `cargo run --release -p pas-bench -- check|runtime|compose|limits|output|tokens|discovery|new|skills|robot|mcp|profile|size|peers`
 
 mod check;
 mod compose;
@@ -10,6 +10,7 @@ mod limits;
 mod mcp;
 mod measure;
 mod output;
+mod peers;
 mod profile;
 mod report;
 mod robot;
@@ -37,9 +38,10 @@ fn main() {
         Some("mcp") => mcp::run(),
         Some("profile") => profile::run(),
         Some("size") => size::run(),
+        Some("peers") => peers::run(),
         _ => {
             eprintln!(
-                "usage: pas-bench check|runtime|compose|limits|output|tokens|discovery|new|skills|robot|mcp|profile|size"
+                "usage: pas-bench check|runtime|compose|limits|output|tokens|discovery|new|skills|robot|mcp|profile|size|peers"
             );
             std::process::exit(2);
         }

@@ -137,8 +137,9 @@ pub fn run() {
         .expect("BENCHMARKS.md is writable");
 }
 
-/// A `TOOL mcp` server this benchmark started, with a JSON-RPC peer on its pipes.
-struct Server {
+/// A `TOOL mcp` server this benchmark started, with a JSON-RPC peer on its pipes (`peers` drives
+/// the peer frameworks' servers with it too).
+pub(crate) struct Server {
     child: std::process::Child,
     stdin: std::process::ChildStdin,
     stdout: BufReader<std::process::ChildStdout>,
@@ -150,13 +151,18 @@ impl Server {
     fn start(bin: &std::path::Path) -> Server {
         // word-counter's root command takes files: a bare `mcp` is a file, the server is
         // `--builtin mcp`.
+        Server::start_with(bin, &["--builtin", "mcp"])
+    }
+
+    /// Start `bin ARGS` as an MCP server on stdio and initialize it.
+    pub(crate) fn start_with(bin: &std::path::Path, args: &[&str]) -> Server {
         let mut child = Command::new(bin)
-            .args(["--builtin", "mcp"])
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .expect("word-counter --builtin mcp runs");
+            .unwrap_or_else(|e| panic!("{} {args:?} runs: {e}", bin.display()));
         let stdin = child.stdin.take().expect("piped");
         let stdout = BufReader::new(child.stdout.take().expect("piped"));
         let mut server = Server {
@@ -168,7 +174,8 @@ impl Server {
         };
         server.request(
             "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+            // The protocol version every server measured here negotiates.
+            json!({"protocolVersion": "2025-11-25", "capabilities": {},
                    "clientInfo": {"name": "pas-bench", "version": "1"}}),
         );
         server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
@@ -184,7 +191,8 @@ impl Server {
         self.stdin.flush().expect("the server reads");
     }
 
-    fn request(&mut self, method: &str, params: serde_json::Value) {
+    /// Send a request and wait for its answer; returns its `result`.
+    pub(crate) fn request(&mut self, method: &str, params: serde_json::Value) -> serde_json::Value {
         self.next_id += 1;
         let id = self.next_id;
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
@@ -200,19 +208,39 @@ impl Server {
             if message["id"] == id {
                 assert!(message.get("error").is_none(), "{message}");
                 assert!(message["result"]["isError"] != true, "{message}");
-                return;
+                return message["result"].clone();
             }
         }
     }
 
     fn call(&mut self, arguments: &serde_json::Value) {
-        self.request(
-            "tools/call",
-            json!({"name": "count", "arguments": arguments}),
-        );
+        self.call_tool("count", arguments);
     }
 
-    fn stop(self) {
+    /// One `tools/call` of `name`, which must succeed.
+    pub(crate) fn call_tool(&mut self, name: &str, arguments: &serde_json::Value) {
+        self.request("tools/call", json!({"name": name, "arguments": arguments}));
+    }
+
+    /// End a server that may not take EOF as the end: close stdin, give it a second, then
+    /// kill it (only this child, by its handle).
+    pub(crate) fn close(self) {
+        let Server {
+            mut child, stdin, ..
+        } = self;
+        drop(stdin);
+        let deadline = Instant::now() + Duration::from_secs(1);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+
+    pub(crate) fn stop(self) {
         let Server {
             mut child, stdin, ..
         } = self;
