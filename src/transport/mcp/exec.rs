@@ -54,7 +54,7 @@ pub(crate) const INVALID_PARAMS: i32 = -32602;
 pub(crate) const RESOURCE_NOT_FOUND: i32 = -32002;
 
 /// JSON-RPC's internal-error code.
-pub(crate) const INTERNAL_ERROR: i32 = -32603;
+const INTERNAL_ERROR: i32 = -32603;
 
 /// What the client gave a `tools/call`: its arguments, its output bound
 /// (`_meta: {"pas-kit/maxOutputBytes": N}`), and whether it takes tasks.

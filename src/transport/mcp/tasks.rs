@@ -23,12 +23,13 @@ use pas_spec::builtin_codes::{JOB_FAILED, JOB_LOST, JOB_TIMED_OUT};
 use pas_spec::faces::mcp::META_JOB;
 use serde_json::{Value, json};
 
-// JSON-RPC's internal-error code: the `error` of a task whose process vanished.
-use super::exec::INTERNAL_ERROR;
 use super::result::{self, Collected, Items};
 use crate::error::Error;
 use crate::guards::redact::Redactor;
 use crate::services::jobs::store::KEPT_MS;
+
+/// JSON-RPC's internal-error code: the `error` of a task whose process vanished.
+const INTERNAL_ERROR: i32 = -32603;
 
 /// The `CreateTaskResult` of a job just started (its descriptor).
 pub(crate) fn created(descriptor: &Value) -> Value {
